@@ -1,0 +1,3 @@
+"""agent-scoring: deterministic scoring of AI-agent test runs in DuckDB + dbt."""
+
+__version__ = "0.1.0"

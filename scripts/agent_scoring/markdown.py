@@ -1,0 +1,52 @@
+"""Jinja2 environment and the filters that keep generated markdown valid."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+_NEWLINES = re.compile(r"\r\n|\r|\n")
+
+
+def cell(value: object) -> str:
+    """Text safe inside a GitHub table cell: one line, pipes and HTML escaped."""
+    if value is None:
+        return ""
+    text = str(value)
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
+    return _NEWLINES.sub(" ", text).strip()
+
+
+def inline(value: object) -> str:
+    """Text safe in a bullet or paragraph: one line, HTML neutralised."""
+    return cell(value)
+
+
+def num(value: object, digits: int = 2) -> str:
+    """A number with fixed decimals, or '-' when missing."""
+    if value is None:
+        return "-"
+    return f"{float(value):.{digits}f}"
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("agent_scoring", "templates"),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    env.filters["cell"] = cell
+    env.filters["inline"] = inline
+    env.filters["num"] = num
+    return env
+
+
+def render(template: str, context: dict) -> str:
+    return environment().get_template(template).render(**context)
