@@ -32,6 +32,13 @@ def num(value: object, digits: int = 2) -> str:
     return f"{float(value):.{digits}f}"
 
 
+def pct(value: object, digits: int = 1) -> str:
+    """A ratio as a percentage, or '-' when missing."""
+    if value is None:
+        return "-"
+    return f"{float(value) * 100:.{digits}f}%"
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(
@@ -45,6 +52,7 @@ def environment() -> Environment:
     env.filters["cell"] = cell
     env.filters["inline"] = inline
     env.filters["num"] = num
+    env.filters["pct"] = pct
     return env
 
 

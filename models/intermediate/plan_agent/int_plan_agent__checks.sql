@@ -1,0 +1,157 @@
+-- One row per check parsed from 기대결과 (SCORING §2.1). Accepted forms: the team's numbered
+-- Korean lines naming a field and quoting its value, `@check key=value; ...`, `key=value` or
+-- `key: value` lines, and a JSON object of key/value pairs.
+
+with results as (
+    select source_file, record_no, item_id, expected_result
+    from {{ ref('stg_plan_agent__results') }}
+    where expected_result is not null
+),
+
+aliases as (
+    select key_alias, check_kind from {{ ref('check_key_aliases') }}
+),
+
+json_objects as (
+    select source_file, record_no, trim(expected_result)::json as expected_json
+    from results
+    where json_valid(trim(expected_result)) and json_type(trim(expected_result)) = 'OBJECT'
+),
+
+json_pairs as (
+    select
+        source_file,
+        record_no,
+        0 as line_no,
+        generate_subscripts(json_keys(expected_json), 1) as segment_no,
+        unnest(json_keys(expected_json)) as check_key,
+        expected_json
+    from json_objects
+),
+
+json_checks as (
+    select
+        source_file,
+        record_no,
+        line_no,
+        segment_no,
+        check_key,
+        {{ json_text("json_extract(expected_json, '$.\"' || check_key || '\"')") }} as raw_value
+    from json_pairs
+),
+
+line_lists as (
+    select
+        source_file,
+        record_no,
+        string_split(replace(expected_result, chr(13), ''), chr(10)) as lines
+    from results
+    where not exists (
+        select 1 from json_objects as j
+        where j.source_file = results.source_file and j.record_no = results.record_no
+    )
+),
+
+lines as (
+    select
+        source_file,
+        record_no,
+        generate_subscripts(lines, 1) as line_no,
+        trim(unnest(lines)) as line
+    from line_lists
+),
+
+machine_segments as (
+    -- `@check formType=SELECT; multiSelectAllowYn=true` and bare `key=value` / `key: value`
+    select
+        source_file,
+        record_no,
+        line_no,
+        generate_subscripts(segments, 1) as segment_no,
+        unnest(segments) as segment
+    from (
+        select
+            source_file,
+            record_no,
+            line_no,
+            string_split(regexp_replace(line, '^@check\s*', '', 'i'), ';') as segments
+        from lines
+        where regexp_matches(line, '^@check\b', 'i')
+            or regexp_matches(line, '^(?:[0-9]+[.)]\s*)?[A-Za-z]+\s*[=:]')
+    )
+),
+
+machine_checks as (
+    select
+        source_file,
+        record_no,
+        line_no,
+        segment_no,
+        regexp_extract(segment, '^\s*(?:[0-9]+[.)]\s*)?([A-Za-z]+)\s*[=:]', 1) as check_key,
+        trim(
+            regexp_extract(segment, '^\s*(?:[0-9]+[.)]\s*)?[A-Za-z]+\s*[=:](.*)$', 1),
+            ' "“”''`'
+        ) as raw_value
+    from machine_segments
+    where regexp_matches(segment, '^\s*(?:[0-9]+[.)]\s*)?[A-Za-z]+\s*[=:]')
+),
+
+prose_checks as (
+    -- 1) assistantMessage에 "채용사이트"과 관련된 … / 3) 해당 항목의 multiSelectAllowYn 값이 true인가
+    select
+        source_file,
+        record_no,
+        line_no,
+        1 as segment_no,
+        regexp_extract(
+            line,
+            '(assistantMessage|formType|actionType|multiSelectAllowYn|dataKey|buttonKey|buttonUrl)',
+            1
+        ) as check_key,
+        coalesce(
+            nullif(regexp_extract(line, '["“”]([^"“”]*)["“”]', 1), ''),
+            nullif(regexp_extract(line, 'multiSelectAllowYn\W*(true|false|Y|N)\b', 1), '')
+        ) as raw_value
+    from lines
+    where not regexp_matches(line, '^@check\b', 'i')
+        and not regexp_matches(line, '^(?:[0-9]+[.)]\s*)?[A-Za-z]+\s*[=:]')
+        and regexp_matches(
+            line,
+            '(assistantMessage|formType|actionType|multiSelectAllowYn|dataKey|buttonKey|buttonUrl)'
+        )
+),
+
+all_checks as (
+    select * from json_checks
+    union all
+    select * from machine_checks
+    union all
+    select * from prose_checks
+),
+
+resolved as (
+    select
+        all_checks.source_file,
+        all_checks.record_no,
+        all_checks.line_no,
+        all_checks.segment_no,
+        aliases.check_kind,
+        all_checks.raw_value as expected_value
+    from all_checks
+    inner join aliases on aliases.key_alias = lower(all_checks.check_key)
+    where nullif(trim(all_checks.raw_value), '') is not null
+)
+
+select
+    resolved.source_file,
+    resolved.record_no,
+    results.item_id,
+    row_number() over (
+        partition by resolved.source_file, resolved.record_no
+        order by resolved.line_no, resolved.segment_no
+    ) as check_no,
+    resolved.check_kind,
+    resolved.expected_value
+from resolved
+inner join results
+    on results.source_file = resolved.source_file and results.record_no = resolved.record_no

@@ -1,0 +1,23 @@
+with check_results as (
+    select * from {{ ref('int_plan_agent__check_results') }}
+),
+
+items as (
+    select source_file, record_no, status from {{ ref('int_plan_agent__item_scores') }}
+)
+
+select
+    'plan_agent' as agent,
+    check_results.source_file,
+    check_results.record_no,
+    check_results.item_id,
+    check_results.check_no,
+    check_results.check_kind,
+    check_results.expected_value,
+    -- a gated item (error/empty) was never evaluated: its checks are neither pass nor fail
+    case when items.status in ('error', 'empty') then null else check_results.passed end
+        as passed
+from check_results
+inner join items
+    on items.source_file = check_results.source_file
+    and items.record_no = check_results.record_no

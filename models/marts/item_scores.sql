@@ -1,0 +1,34 @@
+with items as (
+    select * from {{ ref('int_scoring__items') }}
+)
+
+select
+    agent,
+    source_file,
+    record_no,
+    run_id,
+    item_id,
+    query_id,
+    round_label,
+    round_room,
+    round_repeat,
+    track,
+    category,
+    query_text,
+    status,
+    error_message,
+    partial_phrase,
+    raw_json_is_valid,
+    check_count,
+    check_passed,
+    pass_ratio,
+    heuristic_score,
+    llm_score,
+    score_source,
+    intent_score,
+    accuracy_score,
+    stability_score,
+    response_time_sec,
+    speed_rubric,
+    speed_points
+from items

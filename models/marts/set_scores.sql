@@ -1,0 +1,55 @@
+-- Set (세트) figures: the mean of the round figures (SCORING §2.6), never a weighted total.
+
+with rounds as (
+    select * from {{ ref('round_scores') }}
+),
+
+consistency as (
+    select agent, source_file, track, consistency_score from {{ ref('consistency') }}
+),
+
+sets as (
+    select
+        agent,
+        source_file,
+        track,
+        case when count(distinct speed_rubric) = 1 then min(speed_rubric) else 'mixed' end
+            as speed_rubric,
+        count(*) as round_count,
+        sum(item_count) as item_count,
+        sum(error_count) as error_count,
+        sum(empty_count) as empty_count,
+        sum(llm_count) as llm_count,
+        sum(heuristic_count) as heuristic_count,
+        avg(intent_score) as intent_score,
+        avg(accuracy_score) as accuracy_score,
+        avg(stability_score) as stability_score,
+        avg(mean_response_time_sec) as mean_response_time_sec,
+        avg(item_speed_points_mean) as item_speed_points_mean
+    from rounds
+    group by agent, source_file, track
+)
+
+select
+    sets.agent,
+    sets.source_file,
+    sets.track,
+    sets.speed_rubric,
+    sets.round_count,
+    sets.item_count,
+    sets.error_count,
+    sets.empty_count,
+    sets.llm_count,
+    sets.heuristic_count,
+    sets.intent_score,
+    sets.accuracy_score,
+    sets.stability_score,
+    sets.mean_response_time_sec,
+    {{ speed_points('sets.mean_response_time_sec', 'sets.speed_rubric') }} as speed_points,
+    sets.item_speed_points_mean,
+    consistency.consistency_score
+from sets
+left join consistency
+    on consistency.agent = sets.agent
+    and consistency.source_file = sets.source_file
+    and consistency.track = sets.track
