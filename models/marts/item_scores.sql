@@ -19,6 +19,7 @@ select
     error_message,
     partial_phrase,
     raw_json_is_valid,
+    used_response_fallback,
     check_count,
     check_passed,
     pass_ratio,

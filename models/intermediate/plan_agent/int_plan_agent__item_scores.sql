@@ -60,6 +60,7 @@ select
     error_message,
     null::varchar as partial_phrase,
     raw_json_is_valid,
+    false as used_response_fallback,
     check_count,
     check_passed,
     pass_ratio,

@@ -2,81 +2,8 @@ with source as (
     {{ read_export_rows('plan_agent') }}
 ),
 
-cleaned as (
-    select
-        source_file,
-        file_fingerprint,
-        record_no,
-        {{ clean_text('run_id') }} as run_id,
-        {{ clean_text('item_id') }} as item_id,
-        try_cast({{ clean_text('ordinal') }} as integer) as ordinal,
-        {{ clean_text('query_id') }} as query_id,
-        {{ clean_text('query_text') }} as query_text,
-        {{ clean_text('expected_result') }} as expected_result,
-        {{ clean_text('category') }} as category,
-        trim({{ clean_text('round_label') }}) as round_label,
-        try_cast({{ clean_text('executed_at') }} as timestamp) as executed_at,
-        {{ clean_text('response_text') }} as response_text,
-        {{ clean_text('error_text') }} as error_text,
-        {{ clean_text('llm_status') }} as llm_status,
-        {{ clean_text('llm_model') }} as llm_model,
-        {{ clean_text('llm_score') }} as llm_score_text,
-        {{ clean_text('llm_comment') }} as llm_comment,
-        {{ clean_text('raw_json') }} as raw_json
-    from source
-),
-
-extracted as (
-    select
-        *,
-        {{ raw_json_extract('raw_json') }} as raw_fields
-    from cleaned
-),
-
 parsed as (
-    select
-        *,
-        {{ raw_json_fields('raw_fields') }}
-    from extracted
-),
-
-final as (
-    select
-        source_file,
-        file_fingerprint,
-        record_no,
-        run_id,
-        item_id,
-        ordinal,
-        query_id,
-        query_text,
-        expected_result,
-        category,
-        round_label,
-        try_cast(regexp_extract(round_label, '^(\d+)/(\d+)$', 1) as integer) as round_room,
-        try_cast(regexp_extract(round_label, '^(\d+)/(\d+)$', 2) as integer) as round_repeat,
-        executed_at,
-        response_text,
-        error_text,
-        llm_status,
-        llm_model,
-        try_cast(llm_score_text as double) as llm_score_raw,
-        llm_comment,
-        raw_json is null as raw_json_is_missing,
-        raw_fields is not null as raw_json_is_valid,
-        length(raw_json) as raw_json_chars,
-        {{ json_text('_assistant_message_json') }} as assistant_message,
-        {{ json_ui_values('_data_ui_list_json') }} as ui_values,
-        {{ json_seconds('_response_time_json') }} as response_time_raw,
-        {{ json_text('_raw_error_json') }} as raw_error,
-        {{ json_array_size('_execution_processes_json') }} as execution_count,
-        {{ json_array_size('_worker_json') }} as worker_count
-    from parsed
+    {{ parse_export_rows('source') }}
 )
 
-select
-    *,
-    case
-        when isfinite(response_time_raw) and response_time_raw >= 0 then response_time_raw
-    end as response_time_sec
-from final
+select * from parsed
