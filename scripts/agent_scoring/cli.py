@@ -79,3 +79,8 @@ def main(
     if written == 0:
         wanted = ", ".join([*agents, *files]) or "any agent"
         click.echo(f"no scored files for {wanted} in {path}; nothing written", err=True)
+
+
+from agent_scoring.judge.cli import judge  # noqa: E402
+
+main.add_command(judge)
