@@ -14,9 +14,8 @@ select
     check_results.check_no,
     check_results.check_kind,
     check_results.expected_value,
-    -- a gated item (error/empty) was never evaluated: its checks are neither pass nor fail
-    case when items.status in ('error', 'empty') then null else check_results.passed end
-        as passed
+    check_results.passed,
+    items.status as item_status
 from check_results
 inner join items
     on items.source_file = check_results.source_file

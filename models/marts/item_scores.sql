@@ -18,6 +18,7 @@ select
     status,
     error_message,
     partial_phrase,
+    reply_excerpt,
     raw_json_is_valid,
     used_response_fallback,
     check_count,

@@ -12,7 +12,9 @@ from agent_scoring.reports import registry
 
 
 @click.group(invoke_without_command=True)
-@click.option("--agent", "agents", multiple=True, help="Only this agent (repeatable), e.g. plan_agent.")
+@click.option(
+    "--agent", "agents", multiple=True, help="Only this agent (repeatable), e.g. plan_agent."
+)
 @click.option("--file", "files", multiple=True, help="Only this source file name (repeatable).")
 @click.option(
     "--out",

@@ -59,6 +59,7 @@ select
     status,
     error_message,
     null::varchar as partial_phrase,
+    left(assistant_message, 200) as reply_excerpt,
     raw_json_is_valid,
     false as used_response_fallback,
     check_count,

@@ -102,6 +102,7 @@ select
     status,
     error_message,
     partial_phrase,
+    left(judged_message, 200) as reply_excerpt,
     raw_json_is_valid,
     used_response_fallback,
     null::bigint as check_count,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Callable
 
 import duckdb
 
@@ -28,20 +28,14 @@ def rows(con: Connection, sql: str, params: list | None = None) -> list[dict]:
     """Run a query and return rows as dicts keyed by column name."""
     cur = con.execute(sql, params or [])
     names = [d[0] for d in cur.description]
-    return [dict(zip(names, r)) for r in cur.fetchall()]
+    return [dict(zip(names, r, strict=False)) for r in cur.fetchall()]
 
 
 def registry() -> dict[str, Reporter]:
     # Imported here so one broken reporter module names itself in the traceback.
-    from agent_scoring.reports import plan_agent
+    from agent_scoring.reports import plan_agent, resume_agent
 
-    reporters = [plan_agent.REPORTER]
-    try:
-        from agent_scoring.reports import resume_agent
-
-        reporters.append(resume_agent.REPORTER)
-    except ImportError:
-        pass
+    reporters = [plan_agent.REPORTER, resume_agent.REPORTER]
     try:
         from agent_scoring.reports import rag
 

@@ -14,7 +14,7 @@ def most_failed_checks(con: Connection, source_file: str, limit: int = 10) -> li
         select check_kind, expected_value,
                count_if(not passed) as failed, count(passed) as evaluated
         from check_results
-        where agent = ? and source_file = ?
+        where agent = ? and source_file = ? and item_status not in ('error', 'empty')
         group by check_kind, expected_value
         having count_if(not passed) > 0
         order by failed desc, check_kind, expected_value
@@ -31,7 +31,7 @@ def failed_checks_by_kind(con: Connection, source_file: str) -> list[dict]:
         select check_kind, count_if(not passed) as failed, count(passed) as evaluated,
                count_if(not passed) / nullif(count(passed), 0) as fail_rate
         from check_results
-        where agent = ? and source_file = ?
+        where agent = ? and source_file = ? and item_status not in ('error', 'empty')
         group by check_kind
         order by failed desc, check_kind
         """,

@@ -1,0 +1,28 @@
+"""One warehouse for the agent tests: the bundled samples, the resume fixture and, when
+../shared is present, the team's real plan export — built once per session."""
+
+from __future__ import annotations
+
+import pytest
+from support.warehouse import FIXTURES, REAL_DATA, SAMPLES, Warehouse, build, copy_inputs
+
+REAL_PLAN = REAL_DATA / "plan_agent_260224.csv"
+
+
+@pytest.fixture(scope="session")
+def agent_warehouse(tmp_path_factory) -> Warehouse:
+    work = tmp_path_factory.mktemp("agents")
+    files = [
+        SAMPLES / "plan_agent_sample.csv",
+        SAMPLES / "resume_agent_sample.csv",
+        FIXTURES / "resume_agent_published.csv",
+    ]
+    if REAL_PLAN.exists():
+        files.append(REAL_PLAN)
+    return build(copy_inputs(files, work / "input"), work)
+
+
+@pytest.fixture()
+def con(agent_warehouse):
+    with agent_warehouse.connect() as connection:
+        yield connection
