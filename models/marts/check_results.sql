@@ -15,6 +15,7 @@ select
     check_results.check_kind,
     check_results.expected_value,
     check_results.passed,
+    check_results.value_elsewhere_in_item,
     items.status as item_status
 from check_results
 inner join items

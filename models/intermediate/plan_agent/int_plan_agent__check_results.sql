@@ -75,16 +75,28 @@ ui_results as (
         per_entry.source_file,
         per_entry.record_no,
         per_entry.check_no,
-        per_entry.passed
+        per_entry.passed,
+        -- a failed UI check whose value sits elsewhere in the item hints at a JSON path to add
+        not per_entry.passed
+            and strpos(ui_entries.ui_value::varchar, '"' || checks.expected_value || '"') > 0
+            as value_elsewhere_in_item
     from ui_results_per_entry as per_entry
     inner join best_entries
         on best_entries.source_file = per_entry.source_file
         and best_entries.record_no = per_entry.record_no
         and best_entries.entry_no = per_entry.entry_no
+    inner join ui_entries
+        on ui_entries.source_file = per_entry.source_file
+        and ui_entries.record_no = per_entry.record_no
+        and ui_entries.entry_no = per_entry.entry_no
+    inner join checks
+        on checks.source_file = per_entry.source_file
+        and checks.record_no = per_entry.record_no
+        and checks.check_no = per_entry.check_no
 ),
 
 evaluated as (
-    select * from message_results
+    select *, false as value_elsewhere_in_item from message_results
     union all
     select * from ui_results
 )
@@ -97,7 +109,8 @@ select
     checks.check_kind,
     checks.expected_value,
     -- a check with no entry to look at (or a kind with no configured path) fails
-    coalesce(evaluated.passed, false) as passed
+    coalesce(evaluated.passed, false) as passed,
+    coalesce(evaluated.value_elsewhere_in_item, false) as value_elsewhere_in_item
 from checks
 left join evaluated
     on evaluated.source_file = checks.source_file

@@ -29,7 +29,8 @@ def failed_checks_by_kind(con: Connection, source_file: str) -> list[dict]:
         con,
         """
         select check_kind, count_if(not passed) as failed, count(passed) as evaluated,
-               count_if(not passed) / nullif(count(passed), 0) as fail_rate
+               count_if(not passed) / nullif(count(passed), 0) as fail_rate,
+               count_if(value_elsewhere_in_item) as value_elsewhere
         from check_results
         where agent = ? and source_file = ? and item_status not in ('error', 'empty')
         group by check_kind

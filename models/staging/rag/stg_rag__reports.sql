@@ -1,0 +1,37 @@
+{{ config(tags=['rag']) }}
+
+with source as (
+    {{ rag_read_json_documents('evaluation_report*.json', {
+        'dataset_version': 'varchar',
+        'timestamp': 'varchar',
+        'total_questions': 'bigint',
+        'passed_questions': 'bigint',
+        'pass_rate': 'double',
+        'overall_score': 'double',
+        'failed_questions': 'varchar[]',
+        'dataset_file': 'varchar',
+        'results': 'json[]',
+    }) }}
+),
+
+renamed as (
+    select
+        source_file as report_file,
+        nullif(trim(dataset_version), '') as dataset_version,
+        -- Written by this project's judge runner (not by the team's): the dataset it read.
+        nullif(regexp_extract(trim(dataset_file), '[^/\\]+$'), '') as stated_dataset_file,
+        try_cast(nullif(trim("timestamp"), '') as timestamp) as report_timestamp,
+        nullif(trim("timestamp"), '') as report_timestamp_text,
+        try_strptime(
+            regexp_extract(source_file, '(\d{8}_\d{6})', 1), '%Y%m%d_%H%M%S'
+        ) as file_name_timestamp,
+        coalesce(len(results), 0) as results_in_file,
+        total_questions as stored_total_questions,
+        passed_questions as stored_passed_questions,
+        pass_rate as stored_pass_rate,
+        overall_score as stored_overall_score,
+        failed_questions as stored_failed_questions
+    from source
+)
+
+select * from renamed
