@@ -65,7 +65,10 @@ runs as (
         reports.stored_total_questions,
         reports.stored_passed_questions,
         reports.stored_pass_rate,
-        reports.stored_overall_score
+        reports.stored_overall_score,
+        reports.judge_model,
+        reports.judge_provider,
+        reports.is_demo_judge
     from reports
     left join best_dataset
         on reports.report_file = best_dataset.report_file

@@ -10,6 +10,9 @@ with source as (
         'overall_score': 'double',
         'failed_questions': 'varchar[]',
         'dataset_file': 'varchar',
+        'judge_model': 'varchar',
+        'judge_provider': 'varchar',
+        'demo': 'boolean',
         'results': 'json[]',
     }) }}
 ),
@@ -30,7 +33,11 @@ renamed as (
         passed_questions as stored_passed_questions,
         pass_rate as stored_pass_rate,
         overall_score as stored_overall_score,
-        failed_questions as stored_failed_questions
+        failed_questions as stored_failed_questions,
+        -- Written by this project's judge runner: which judge, and whether it was the demo one.
+        nullif(trim(judge_model), '') as judge_model,
+        nullif(trim(judge_provider), '') as judge_provider,
+        coalesce(demo, false) as is_demo_judge
     from source
 )
 

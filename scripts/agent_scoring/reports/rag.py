@@ -271,6 +271,8 @@ def context(con: Connection, source_file: str) -> dict:
             "dataset_version": run["dataset_version"] or "-",
             "run_at": "-" if run["run_at"] is None else f"{run['run_at']:%Y-%m-%d %H:%M:%S}",
             "previous_run_id": run["previous_run_id"],
+            "judge_model": run["judge_model"],
+            "is_demo_judge": run["is_demo_judge"],
             "questions": run["questions"],
             "judged": run["judged_questions"],
             "errors": run["error_questions"],
