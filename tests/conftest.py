@@ -1,5 +1,5 @@
-"""One warehouse for the agent tests: the bundled samples, the resume fixture and, when
-../shared is present, the team's real plan export — built once per session."""
+"""One warehouse for the end-to-end tests: the bundled samples (agents and RAG), the resume
+fixture and, when ../shared is present, the team's real plan export — built once per session."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ def agent_warehouse(tmp_path_factory) -> Warehouse:
         SAMPLES / "plan_agent_sample.csv",
         SAMPLES / "resume_agent_sample.csv",
         FIXTURES / "resume_agent_published.csv",
+        SAMPLES / "qa_dataset_sample.json",
+        *sorted(SAMPLES.glob("evaluation_report_sample_*.json")),
     ]
     if REAL_PLAN.exists():
         files.append(REAL_PLAN)

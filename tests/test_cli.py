@@ -23,16 +23,18 @@ def test_bare_run_writes_one_report_per_agent_and_file(agent_warehouse, tmp_path
     assert result.exit_code == 0, result.output
     written = sorted(p.name for p in tmp_path.iterdir())
     expected = [
+        "evaluation_report_sample_20251210_100000_score_summary.md",
+        "evaluation_report_sample_20251211_100000_score_summary.md",
         "plan_agent_sample_score_summary.md",
         "resume_agent_published_score_summary.md",
         "resume_agent_sample_score_summary.md",
     ]
     if REAL_PLAN.exists():
-        expected.insert(0, "plan_agent_260224_score_summary.md")
+        expected.insert(2, "plan_agent_260224_score_summary.md")
     assert written == expected
     lines = result.output.strip().splitlines()
     assert len(lines) == len(expected)
-    assert all(": " in line and "items" in line for line in lines)
+    assert all(line.split(": ")[0].endswith("_score_summary.md") for line in lines)
 
 
 def test_every_table_in_every_report_is_well_formed(agent_warehouse, tmp_path):
