@@ -4,7 +4,8 @@
         {{ results }}.error_text,
         case
             when {{ results }}.raw_json_is_missing then 'Raw JSON missing'
-            when not {{ results }}.raw_json_is_valid then 'Raw JSON unparsable'
+            when not {{ results }}.raw_json_is_valid
+                then coalesce({{ results }}.raw_json_problem, 'Raw JSON unparsable')
         end,
         nullif(trim({{ results }}.raw_error), '')
     )

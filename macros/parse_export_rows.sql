@@ -32,11 +32,18 @@
         from {{ source }}
     ),
 
+    json_typed as (
+        select
+            *,
+            {{ raw_json_type('raw_json') }} as raw_json_type
+        from cleaned
+    ),
+
     extracted as (
         select
             *,
-            {{ raw_json_extract('raw_json') }} as raw_fields
-        from cleaned
+            {{ raw_json_extract('raw_json', 'raw_json_type') }} as raw_fields
+        from json_typed
     ),
 
     parsed as (
@@ -74,6 +81,7 @@
             raw_json is null as raw_json_is_missing,
             raw_fields is not null as raw_json_is_valid,
             length(raw_json) as raw_json_chars,
+            {{ raw_json_problem('raw_json', 'raw_json_type') }} as raw_json_problem,
             {{ json_text('_assistant_message_json') }} as assistant_message,
             {{ json_ui_values('_data_ui_list_json') }} as ui_values,
             {{ json_seconds('_response_time_json') }} as response_time_raw,

@@ -12,13 +12,37 @@
     raw_fields[6] as _worker_json
 {%- endmacro %}
 
-{% macro raw_json_extract(raw_json) -%}
+{% macro raw_json_type(raw_json) -%}
+    {#- The JSON type of the whole cell (OBJECT, ARRAY, VARCHAR, ...), null when not JSON. -#}
+    case when json_valid({{ raw_json }}) then json_type({{ raw_json }}) end
+{%- endmacro %}
+
+{% macro raw_json_extract(raw_json, raw_json_type) -%}
     case
-        when json_valid({{ raw_json }}) and json_type({{ raw_json }}) = 'OBJECT'
+        when {{ raw_json_type }} = 'OBJECT'
             then json_extract({{ raw_json }}, [
                 '$.assistantMessage', '$.dataUIList', '$.responseTimeSec',
                 '$.error', '$.executionProcesses', '$.worker'
             ])
+    end
+{%- endmacro %}
+
+{% macro raw_json_problem(raw_json, raw_json_type) -%}
+    {#-
+        Why a Raw JSON cell cannot be used, in words a user can act on; null when it is a
+        JSON object. Excel cuts every cell at 32,767 characters, so an invalid cell of
+        exactly that length was almost certainly truncated on export.
+    -#}
+    case
+        when {{ raw_json }} is null then 'Raw JSON missing'
+        when {{ raw_json_type }} = 'OBJECT' then null
+        when {{ raw_json_type }} = 'ARRAY' then 'Raw JSON is an array, not an object'
+        when {{ raw_json_type }} = 'VARCHAR' then 'Raw JSON is a string, not an object'
+        when {{ raw_json_type }} = 'BOOLEAN' then 'Raw JSON is a boolean, not an object'
+        when {{ raw_json_type }} = 'NULL' then 'Raw JSON is null'
+        when {{ raw_json_type }} is not null then 'Raw JSON is a number, not an object'
+        when length({{ raw_json }}) = 32767 then 'Raw JSON unparsable (truncated at 32,767 chars?)'
+        else 'Raw JSON unparsable'
     end
 {%- endmacro %}
 

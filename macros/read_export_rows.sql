@@ -1,11 +1,73 @@
-{% macro read_export_rows(agent) %}
+{% macro export_text_columns() %}
+    {#- Every English column name any agent exports (export_columns seed), sorted. -#}
+    {%- set export_columns = ref('export_columns') -%}
+    {%- if not execute -%}
+        {{ return([]) }}
+    {%- endif -%}
+    {%- set found = run_query(
+        "select distinct column_name from " ~ export_columns ~ " order by 1"
+    ) -%}
+    {{ return(found.columns[0].values() | list) }}
+{% endmacro %}
+
+
+{% macro read_export_csv() %}
     {#-
-        Every data row of every readable <agent>_*.csv as text, one select per file so each
-        keeps its own header mapping and record numbers. The dialect is pinned (comma, double
-        quote, "" escape, header line skipped, every column VARCHAR): DuckDB's sniffer can
-        mistake a file with one broken quote for a one-column file.
+        Every record DuckDB can parse from every readable export (all agents), as text.
+        One read_csv per file with the options stg_exports__files probed (`read_options`:
+        pinned dialect, every column VARCHAR by name, unparsable records skipped - the probe
+        listed them in `csv_rejects`). Columns a file lacks arrive as null. `parsed_no` is
+        the record's position among the parsed ones; stg_exports__records turns it into
+        the record number in the file.
     -#}
     {%- set files_relation = ref('stg_exports__files') -%}
+    {%- set wanted = export_text_columns() -%}
+    {%- if not execute -%}
+        select null
+    {%- else -%}
+        {%- set files = run_query(
+            "select agent, source_file, fingerprint, read_path, read_options,"
+            ~ " to_json(column_names)::varchar as column_names from " ~ files_relation
+            ~ " where problem is null and len(missing_columns) = 0 order by agent, source_file"
+        ) -%}
+        {%- if files | length == 0 %}
+            select
+                null::varchar as agent,
+                null::varchar as source_file,
+                null::varchar as file_fingerprint,
+                null::bigint as parsed_no,
+                {%- for column in wanted %}
+                null::varchar as {{ column }}{{ "," if not loop.last }}
+                {%- endfor %}
+            where false
+        {%- endif -%}
+        {%- for f in files %}
+            {%- set present = fromjson(f['column_names']) %}
+            select
+                '{{ f["agent"] }}' as agent,
+                '{{ f["source_file"] | replace("'", "''") }}' as source_file,
+                '{{ f["fingerprint"] }}' as file_fingerprint,
+                row_number() over () as parsed_no,
+                {%- for column in wanted %}
+                {{ column if column in present else "null::varchar as " ~ column }}
+                {{- "," if not loop.last }}
+                {%- endfor %}
+            from read_csv('{{ f["read_path"] | replace("'", "''") }}', {{ f["read_options"] }})
+            {{ "union all" if not loop.last }}
+        {%- endfor %}
+    {%- endif -%}
+{% endmacro %}
+
+
+{% macro read_export_rows(agent) %}
+    {#-
+        The rows of <agent>_*.csv that can be scored: every record of stg_exports__rows that
+        no rule rejected (the rejected ones are in the rejected_rows mart, never here).
+        A file without a required column stops this agent's build with one line naming the
+        file and the column (other agents still build).
+    -#}
+    {%- set files_relation = ref('stg_exports__files') -%}
+    {%- set rows_relation = ref('stg_exports__rows') -%}
     {%- set export_columns = ref('export_columns') -%}
     {%- if not execute -%}
         select null
@@ -14,63 +76,32 @@
             "select column_name from " ~ export_columns ~ " where agent = '" ~ agent
             ~ "' order by column_name"
         ).columns[0].values() -%}
-        {%- set files = run_query(
-            "select source_path, source_file, fingerprint, read_path,"
-            ~ " to_json(column_names)::varchar as column_names,"
-            ~ " to_json(missing_columns)::varchar as missing_columns, problem from " ~ files_relation
-            ~ " where agent = '" ~ agent ~ "' order by source_file"
+        {%- set incomplete = run_query(
+            "select source_path, missing_columns[1] as missing_column from " ~ files_relation
+            ~ " where agent = '" ~ agent ~ "' and len(missing_columns) > 0 order by source_file"
         ) -%}
-        {%- set readable = [] -%}
-        {%- for f in files -%}
-            {%- set missing = fromjson(f['missing_columns']) -%}
-            {%- if missing | length > 0 -%}
-                {{ exceptions.raise_compiler_error(
-                    f['source_path'] ~ ': column "' ~ missing[0]
-                    ~ '" is missing (required for ' ~ agent ~ '); add it to the export or '
-                    ~ 'rename the header') }}
-            {%- elif f['problem'] is none -%}
-                {%- do readable.append({
-                    'source_file': f['source_file'], 'fingerprint': f['fingerprint'],
-                    'read_path': f['read_path'], 'column_names': fromjson(f['column_names'])}) -%}
-            {%- endif -%}
+        {%- for f in incomplete -%}
+            {{ exceptions.raise_compiler_error(
+                f['source_path'] ~ ': column "' ~ f['missing_column']
+                ~ '" is missing (required for ' ~ agent ~ '); add it to the export or '
+                ~ 'rename the header') }}
         {%- endfor -%}
-        {%- if readable | length == 0 -%}
+        {%- set readable = run_query(
+            "select count(*) from " ~ files_relation
+            ~ " where agent = '" ~ agent ~ "' and problem is null"
+        ).columns[0].values()[0] -%}
+        {%- if readable == 0 -%}
             {{ log("note: no readable " ~ agent ~ "_*.csv in " ~ input_dir()
                    ~ "; " ~ agent ~ " marts will be empty", info=true) }}
-            select
-                null::varchar as source_file,
-                null::varchar as file_fingerprint,
-                null::bigint as record_no,
-                {%- for column in wanted %}
-                null::varchar as {{ column }}{{ "," if not loop.last }}
-                {%- endfor %}
-            where false
-        {%- endif -%}
-        {%- for f in readable %}
-            {%- set present = f['column_names'] %}
-            select
-                '{{ f["source_file"] }}' as source_file,
-                '{{ f["fingerprint"] }}' as file_fingerprint,
-                row_number() over () as record_no,
-                {%- for column in wanted %}
-                {{ column if column in present else "null::varchar as " ~ column }}
-                {{- "," if not loop.last }}
-                {%- endfor %}
-            from read_csv(
-                '{{ f["read_path"] | replace("'", "''") }}',
-                header = true,
-                auto_detect = false,
-                delim = ',',
-                quote = '"',
-                escape = '"',
-                max_line_size = {{ var('csv_max_line_bytes', 67108864) }},
-                columns = {
-                    {%- for column in present %}
-                    '{{ column }}': 'VARCHAR'{{ "," if not loop.last }}
-                    {%- endfor %}
-                }
-            )
-            {{ "union all" if not loop.last }}
-        {%- endfor %}
+        {%- endif %}
+        select
+            source_file,
+            file_fingerprint,
+            record_no,
+            {%- for column in wanted %}
+            {{ column }}{{ "," if not loop.last }}
+            {%- endfor %}
+        from {{ rows_relation }}
+        where agent = '{{ agent }}' and reject_code is null
     {%- endif -%}
 {% endmacro %}

@@ -65,7 +65,7 @@ def test_llm_status_error_falls_back_to_the_heuristic(con):
     [
         ("dbf139ae", "1/1", "error", "timeout(120000ms)"),
         ("33e8ac66", "2/1", "error", "HTTP 500: Internal Server Error (recruit-plan-api)"),
-        ("78043af7", "2/1", "error", "Raw JSON unparsable"),
+        ("78043af7", "2/1", "error", "Raw JSON unparsable (truncated at 32,767 chars?)"),
         ("93618303", "1/1", "error", "TypeError: Cannot read properties of undefined "
          "(reading 'nodeDataSet')"),
         ("968b4b3e", "1/1", "empty", None),

@@ -8,21 +8,31 @@ from functools import lru_cache
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 _NEWLINES = re.compile(r"\r\n|\r|\n")
+# Characters that start inline markup (emphasis, links, code, strikethrough, GitHub math) or
+# end a table cell. CommonMark lets a backslash escape any ASCII punctuation, so escaping
+# them shows them literally and never changes a table's shape.
+_INLINE_MARKUP = re.compile(r"([\\`*_\[\]|~$])")
 
 
 def cell(value: object) -> str:
-    """Text safe inside a GitHub table cell: one line, pipes and HTML escaped."""
+    """Text shown literally inside a GFM table cell, whatever it contains: one line, HTML
+    as text (&, <, > as entities), markdown punctuation and pipes backslash-escaped."""
+    if value is None:
+        return ""
+    text = _NEWLINES.sub(" ", str(value)).strip()
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _INLINE_MARKUP.sub(r"\\\1", text)
+
+
+def inline(value: object) -> str:
+    """Text safe in a bullet, a paragraph or a code span: one line, HTML neutralised, pipes
+    and backticks escaped (markdown punctuation is left alone: inside `…` it would show)."""
     if value is None:
         return ""
     text = str(value)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = text.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
     return _NEWLINES.sub(" ", text).strip()
-
-
-def inline(value: object) -> str:
-    """Text safe in a bullet or paragraph: one line, HTML neutralised."""
-    return cell(value)
 
 
 def num(value: object, digits: int = 2) -> str:

@@ -36,7 +36,11 @@ json_checks as (
         line_no,
         segment_no,
         check_key,
-        {{ json_text("json_extract(expected_json, '$.\"' || check_key || '\"')") }} as raw_value
+        -- only a plain-word key can name a check; any other key (one holding a quote, say)
+        -- is no valid JSON path and would abort the whole build
+        case when regexp_full_match(check_key, '[A-Za-z]+') then
+            {{ json_text("json_extract(expected_json, '$.\"' || check_key || '\"')") }}
+        end as raw_value
     from json_pairs
 ),
 

@@ -110,13 +110,7 @@ select
     null::double as pass_ratio,
     heuristic_score,
     llm_score,
-    {{ score_source('status', 'llm_score', 'heuristic_score') }} as score_source,
-    {{ item_score('status', 'llm_score', 'heuristic_score') }} as intent_score,
-    {{ item_score('status', 'llm_score', 'heuristic_score') }} as accuracy_score,
-    case when status in ('error', 'empty') then 0 else 5 end as stability_score,
-    response_time_sec,
-    speed_rubric,
-    {{ speed_points('response_time_sec', 'speed_rubric') }} as speed_points,
+    {{ item_score_columns() }},
     execution_count,
     worker_count
 from scored

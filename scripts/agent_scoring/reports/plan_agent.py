@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agent_scoring.reports import Connection, Reporter, common, rows
+from agent_scoring.reports.data_quality import data_quality
 
 AGENT = "plan_agent"
 
@@ -79,6 +80,7 @@ def context(con: Connection, source_file: str) -> dict:
         "most_failed_checks": most_failed_checks(con, source_file),
         "failed_checks_by_kind": failed_checks_by_kind(con, source_file),
         "speed_rubric": common.speed_rubric_text(con, "single"),
+        "data_quality": data_quality(con, AGENT, source_file),
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agent_scoring.reports import Connection, Reporter, common, rows
+from agent_scoring.reports.data_quality import data_quality
 
 AGENT = "resume_agent"
 METRICS = {
@@ -161,24 +162,11 @@ def context(con: Connection, source_file: str) -> dict:
         "speed_groups": speed_groups,
         "table": track_table(con, source_file, [*groups, *speed_groups]),
         "consistency": consistency_by_track(con, source_file, groups),
-        "score_distributions": [
-            {"name": f"{' + '.join(ts)} (단일)", "rows": common.distribution(
-                con, AGENT, source_file, "intent_score", ts)}
-            for ts in [single_tracks] if ts
-        ] + [
-            {"name": f"{' + '.join(ts)} (복수)", "rows": common.distribution(
-                con, AGENT, source_file, "intent_score", ts)}
-            for ts in [multi_tracks] if ts
-        ],
-        "speed_distributions": [
-            {"name": f"{' + '.join(ts)} (단일 루브릭)", "rows": common.distribution(
-                con, AGENT, source_file, "speed_points", ts)}
-            for ts in [single_tracks] if ts
-        ] + [
-            {"name": f"{' + '.join(ts)} (복수 루브릭)", "rows": common.distribution(
-                con, AGENT, source_file, "speed_points", ts)}
-            for ts in [multi_tracks] if ts
-        ],
+        "score_distributions": distributions(
+            con, source_file, "intent_score", {"단일": single_tracks, "복수": multi_tracks}),
+        "speed_distributions": distributions(
+            con, source_file, "speed_points",
+            {"단일 루브릭": single_tracks, "복수 루브릭": multi_tracks}),
         "score_sources": common.score_sources(con, AGENT, source_file),
         "statuses": common.statuses(con, AGENT, source_file),
         "failed_queries": failed_queries(con, source_file),
@@ -187,7 +175,22 @@ def context(con: Connection, source_file: str) -> dict:
         "partial_phrases": partial_phrases(con, source_file),
         "single_rubric": common.speed_rubric_text(con, "single"),
         "multi_rubric": common.speed_rubric_text(con, "multi"),
+        "data_quality": data_quality(con, AGENT, source_file),
     }
+
+
+def distributions(
+    con: Connection, source_file: str, column: str, groups: dict[str, tuple[str, ...]]
+) -> list[dict]:
+    """0-5 distributions of `column` per rubric group of tracks, e.g. Track 1 + Track 2 (단일)."""
+    return [
+        {
+            "name": f"{' + '.join(tracks)} ({label})",
+            "rows": common.distribution(con, AGENT, source_file, column, tracks),
+        }
+        for label, tracks in groups.items()
+        if tracks
+    ]
 
 
 def _has_group(con: Connection, source_file: str, group: str) -> bool:

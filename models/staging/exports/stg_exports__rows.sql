@@ -1,0 +1,76 @@
+-- Every parsed CSV record with the row rules applied (SCORING §0): a record that cannot be
+-- scored gets a reject_code and a reason, and read_export_rows() hands only the others to
+-- the agents' staging models. The rejected ones surface in the rejected_rows mart.
+{%- set text_columns = export_text_columns() %}
+
+with records as (
+    select * from {{ ref('stg_exports__records') }}
+),
+
+keyed as (
+    select
+        *,
+        trim({{ clean_text('item_id') }}) as item_key,
+        trim({{ clean_text('query_id') }}) as query_key,
+        trim({{ clean_text('round_label') }}) as round_key,
+        coalesce(
+            {%- for column in text_columns %}
+            {{ clean_text(column) }}{{ "," if not loop.last }}
+            {%- endfor %}
+        ) is null as is_blank
+    from records
+),
+
+checked as (
+    select
+        *,
+        case
+            when is_blank then 'empty_row'
+            when item_key is null then 'missing_item_id'
+            when query_key is null then 'missing_query_id'
+            when round_key is null then 'missing_round_label'
+            when not regexp_full_match(round_key, '[0-9]+/[0-9]+') then 'bad_round_label'
+        end as rule_code
+    from keyed
+),
+
+deduplicated as (
+    -- a repeated Item ID: the first record (in file order) is scored, later ones rejected
+    select
+        *,
+        min(record_no) over (
+            partition by source_file, item_key, rule_code is null
+        ) as first_record_no
+    from checked
+),
+
+coded as (
+    select
+        *,
+        coalesce(
+            rule_code,
+            case when rule_code is null and record_no > first_record_no then 'duplicate_item_id' end
+        ) as reject_code
+    from deduplicated
+)
+
+select
+    agent,
+    source_file,
+    file_fingerprint,
+    record_no,
+    {%- for column in text_columns %}
+    {{ column }},
+    {%- endfor %}
+    reject_code,
+    case reject_code
+        when 'empty_row' then 'every column is empty (blank, spaces or nan)'
+        when 'missing_item_id' then 'Item ID is empty: the row cannot be identified'
+        when 'missing_query_id' then 'Query ID is empty: the row cannot be matched across rounds'
+        when 'missing_round_label' then '방/반복 is empty: the round is unknown'
+        when 'bad_round_label' then
+            '방/반복 "' || left(round_key, 40) || '" is not room/repeat like 1/1'
+        when 'duplicate_item_id' then
+            'Item ID repeats record ' || first_record_no || ': only the first is scored'
+    end as reject_reason
+from coded

@@ -1,0 +1,1 @@
+"""The bad-input corpus: files/ is written by make_corpus.py."""

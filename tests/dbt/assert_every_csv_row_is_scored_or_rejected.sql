@@ -1,0 +1,44 @@
+-- SCORING §0: nothing is dropped silently. For every export file that was read, its data
+-- records as Python's csv module counts them (stg_exports__files.csv_records, a count
+-- independent of the DuckDB path that scores them) must equal the rows in item_scores plus
+-- the rows in rejected_rows. Any row returned names a file whose rows do not add up.
+
+with files as (
+    select source_file, csv_records
+    from {{ ref('stg_exports__files') }}
+    where problem is null and len(missing_columns) = 0
+),
+
+scored as (
+    select source_file, count(*) as rows_scored
+    from {{ ref('item_scores') }}
+    group by all
+),
+
+rejected as (
+    select source_file, count(*) as rows_rejected
+    from {{ ref('rejected_rows') }}
+    group by all
+),
+
+compared as (
+    select
+        coalesce(files.source_file, scored.source_file, rejected.source_file) as source_file,
+        files.csv_records,
+        coalesce(scored.rows_scored, 0) as rows_scored,
+        coalesce(rejected.rows_rejected, 0) as rows_rejected
+    from files
+    full outer join scored on scored.source_file = files.source_file
+    full outer join rejected
+        on rejected.source_file = coalesce(files.source_file, scored.source_file)
+)
+
+select
+    source_file,
+    csv_records,
+    rows_scored,
+    rows_rejected,
+    csv_records - rows_scored - rows_rejected as rows_unaccounted
+from compared
+where csv_records is null
+    or csv_records <> rows_scored + rows_rejected

@@ -1,0 +1,79 @@
+"""The `cell` filter shows any text literally in a GFM table cell and never breaks the table.
+
+Checked the way a reader sees it: the rendered markdown is parsed with markdown-it-py
+(CommonMark + tables), and the cell must hold exactly the original text (line breaks as
+spaces), as plain text, next to an intact neighbour cell.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from agent_scoring.markdown import cell, inline
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+PARSER = MarkdownIt("commonmark").enable("table")
+NASTY = [
+    "a | b || c",
+    "ends with a backslash \\",
+    "escaped pipe \\| and \\\\| and \\\\\\|",
+    "line1\nline2\r\nline3\rline4",
+    "<script>alert('x')</script> <b>bold</b> <!-- comment --> <http://autolink.example>",
+    "**strong** __strong__ *em* _em_ ~~strike~~ `code` ``double`` $x^2$",
+    "[link](http://example.com) ![image](x.png) [ref][1] [1]: http://example.com",
+    "&amp; &lt; &#124; &copy; & < >",
+    "# heading > quote - item 1. item --- === ```",
+    "| leading pipe and trailing |",
+    "tab\tinside   spaces",
+    "한글 메시지 | 파이프 <태그> **강조**",
+]
+# What markup may appear inside a rendered cell: none (plain text only).
+PLAIN = {"text"}
+
+
+def rendered_row(value: str) -> list:
+    """The inline tokens of the body row of a two-column table holding `value`."""
+    doc = f"| text | after |\n| --- | --- |\n| {cell(value)} | END |\n"
+    tokens = PARSER.parse(doc)
+    body = tokens[[t.type for t in tokens].index("tbody_open"):]
+    return [t for t in body if t.type == "inline"]
+
+
+def shown(inline_token) -> str:
+    return "".join(child.content for child in inline_token.children or [])
+
+
+def expected(value: str) -> str:
+    return re.sub(r"\r\n|\r|\n", " ", value).strip()
+
+
+@pytest.mark.parametrize("value", NASTY)
+def test_a_nasty_message_is_shown_literally_in_one_cell(value):
+    text_cell, after = rendered_row(value)
+    assert shown(text_cell) == expected(value)
+    assert {child.type for child in text_cell.children} <= PLAIN
+    assert shown(after) == "END"
+
+
+@settings(max_examples=300, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")))
+def test_any_text_is_shown_literally_in_one_cell(value):
+    text_cell, after = rendered_row(value)
+    assert shown(after) == "END"
+    assert {child.type for child in text_cell.children} <= PLAIN
+    assert shown(text_cell) == expected(value)
+
+
+def test_missing_values_are_empty_cells():
+    assert cell(None) == ""
+    assert inline(None) == ""
+
+
+def test_inline_keeps_file_names_readable_inside_a_code_span():
+    # inline() is used inside `…`, where a backslash before `_` would be shown
+    assert inline("plan_agent_260224.csv") == "plan_agent_260224.csv"
+    assert inline("a|b\nc") == "a\\|b c"
