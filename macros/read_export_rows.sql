@@ -11,14 +11,15 @@
 {% endmacro %}
 
 
-{% macro read_export_csv() %}
+{% macro read_export_csv(only_changed_files=false) %}
     {#-
         Every record DuckDB can parse from every readable export (all agents), as text.
         One read_csv per file with the options stg_exports__files probed (`read_options`:
         pinned dialect, every column VARCHAR by name, unparsable records skipped - the probe
         listed them in `csv_rejects`). Columns a file lacks arrive as null. `parsed_no` is
-        the record's position among the parsed ones; stg_exports__records turns it into
-        the record number in the file.
+        the record's position among the parsed ones; export_records() turns it into
+        the record number in the file. With `only_changed_files` (an incremental build), only
+        files whose fingerprint the calling model has not stored yet are read.
     -#}
     {%- set files_relation = ref('stg_exports__files') -%}
     {%- set wanted = export_text_columns() -%}
@@ -28,7 +29,9 @@
         {%- set files = run_query(
             "select agent, source_file, fingerprint, read_path, read_options,"
             ~ " to_json(column_names)::varchar as column_names from " ~ files_relation
-            ~ " where problem is null and len(missing_columns) = 0 order by agent, source_file"
+            ~ " where problem is null and len(missing_columns) = 0"
+            ~ (" and source_file in " ~ files_to_refresh() if only_changed_files else "")
+            ~ " order by agent, source_file"
         ) -%}
         {%- if files | length == 0 %}
             select
@@ -102,6 +105,63 @@
             {{ column }}{{ "," if not loop.last }}
             {%- endfor %}
         from {{ rows_relation }}
-        where agent = '{{ agent }}' and reject_code is null
+        where agent = '{{ agent }}' and reject_code is null and {{ changed_files_only() }}
     {%- endif -%}
+{% endmacro %}
+
+
+{% macro export_records(only_changed_files=false) %}
+    {#-
+        Every CSV record DuckDB parsed from the readable exports (all agents), as text,
+        numbered by its position in the file (records DuckDB could not parse count too, so
+        record_no is the Excel row number minus one). Used once, by stg_exports__rows, so each
+        file is read once per build - and, incrementally, only when it is new or changed.
+    -#}
+
+    with parsed as (
+        {{ read_export_csv(only_changed_files) }}
+    ),
+
+    csv_rejects as (
+        -- records the probe could not parse: they are missing from `parsed`
+        select source_file, unnest(csv_rejects).record_no as record_no
+        from {{ ref('stg_exports__files') }}
+    ),
+
+    reject_steps as (
+        -- after `parsed_before` parsed records, `rejected_so_far` records had been skipped
+        select
+            source_file,
+            record_no - row_number() over (partition by source_file order by record_no)
+                as parsed_before,
+            row_number() over (partition by source_file order by record_no) as rejected_so_far
+        from csv_rejects
+        where record_no is not null
+    ),
+
+    reject_offsets as (
+        select source_file, parsed_before, max(rejected_so_far) as rejected_so_far
+        from reject_steps
+        group by all
+    ),
+
+    numbered as (
+        select
+            parsed.*,
+            parsed.parsed_no + coalesce(reject_offsets.rejected_so_far, 0) as record_no
+        from parsed
+        asof left join reject_offsets
+            on reject_offsets.source_file = parsed.source_file
+            and parsed.parsed_no > reject_offsets.parsed_before
+    )
+
+    select
+        agent,
+        source_file,
+        file_fingerprint,
+        record_no,
+        {%- for column in export_text_columns() %}
+        {{ column }}{{ "," if not loop.last }}
+        {%- endfor %}
+    from numbered
 {% endmacro %}

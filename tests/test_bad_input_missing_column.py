@@ -41,7 +41,8 @@ def test_the_build_fails_with_one_line_naming_the_file_and_the_column(build):
 
 def test_the_file_is_listed_in_rejected_files_and_the_resume_agent_still_builds(build):
     proc, _, db = build
-    assert re.search(r"OK created sql table model main\.stg_resume_agent__results", proc.stdout)
+    created = r"OK created sql (table|incremental) model main\.stg_resume_agent__results"
+    assert re.search(created, proc.stdout)
     with duckdb.connect(str(db), read_only=True) as con:
         refused = all_rows(con, "select source_file, reject_code, csv_records from rejected_files")
         resume_rows = con.sql("select count(*) from int_resume_agent__item_scores").fetchall()

@@ -1,14 +1,23 @@
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    post_hook="{{ delete_stale_file_rows() }}",
+) }}
 with check_results as (
     select * from {{ ref('int_plan_agent__check_results') }}
+    where {{ changed_files_only() }}
 ),
 
 items as (
     select source_file, record_no, status from {{ ref('int_plan_agent__item_scores') }}
+    where {{ changed_files_only() }}
 )
 
 select
     'plan_agent' as agent,
     check_results.source_file,
+    check_results.file_fingerprint,
     check_results.record_no,
     check_results.item_id,
     check_results.check_no,

@@ -1,10 +1,18 @@
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    post_hook="{{ delete_stale_file_rows() }}",
+) }}
 with items as (
     select * from {{ ref('int_scoring__items') }}
+    where {{ changed_files_only() }}
 )
 
 select
     agent,
     source_file,
+    file_fingerprint,
     record_no,
     run_id,
     item_id,

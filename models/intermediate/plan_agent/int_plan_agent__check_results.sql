@@ -1,3 +1,9 @@
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    post_hook="{{ delete_stale_file_rows() }}",
+) }}
 -- Every parsed check evaluated (SCORING §2.2). Message checks look at assistantMessage; UI
 -- checks describe ONE UI item ("해당 항목"), so they are scored against each dataUIList entry
 -- and the entry passing the most of them (first on ties) decides all of them.
@@ -5,11 +11,13 @@
 with results as (
     select source_file, record_no, assistant_message, ui_values
     from {{ ref('stg_plan_agent__results') }}
+    where {{ changed_files_only() }}
 ),
 
 checks as (
-    select source_file, record_no, item_id, check_no, check_kind, expected_value
+    select source_file, file_fingerprint, record_no, item_id, check_no, check_kind, expected_value
     from {{ ref('int_plan_agent__checks') }}
+    where {{ changed_files_only() }}
 ),
 
 paths as (
@@ -103,6 +111,7 @@ evaluated as (
 
 select
     checks.source_file,
+    checks.file_fingerprint,
     checks.record_no,
     checks.item_id,
     checks.check_no,

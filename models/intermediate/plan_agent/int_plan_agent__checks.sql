@@ -1,11 +1,17 @@
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    post_hook="{{ delete_stale_file_rows() }}",
+) }}
 -- One row per check parsed from 기대결과 (SCORING §2.1). Accepted forms: the team's numbered
 -- Korean lines naming a field and quoting its value, `@check key=value; ...`, `key=value` or
 -- `key: value` lines, and a JSON object of key/value pairs.
 
 with results as (
-    select source_file, record_no, item_id, expected_result
+    select source_file, file_fingerprint, record_no, item_id, expected_result
     from {{ ref('stg_plan_agent__results') }}
-    where expected_result is not null
+    where expected_result is not null and {{ changed_files_only() }}
 ),
 
 aliases as (
@@ -148,6 +154,7 @@ resolved as (
 
 select
     resolved.source_file,
+    results.file_fingerprint,
     resolved.record_no,
     results.item_id,
     row_number() over (

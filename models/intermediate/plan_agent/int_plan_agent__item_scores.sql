@@ -1,7 +1,14 @@
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    post_hook="{{ delete_stale_file_rows() }}",
+) }}
 -- One row per export row of the plan agent with its status and 0-5 scores (SCORING §2.3).
 
 with results as (
     select * from {{ ref('stg_plan_agent__results') }}
+    where {{ changed_files_only() }}
 ),
 
 check_totals as (
@@ -11,6 +18,7 @@ check_totals as (
         count(*) as check_count,
         count_if(passed) as check_passed
     from {{ ref('int_plan_agent__check_results') }}
+    where {{ changed_files_only() }}
     group by all
 ),
 
@@ -46,6 +54,7 @@ scored as (
 select
     'plan_agent' as agent,
     source_file,
+    file_fingerprint,
     record_no,
     run_id,
     item_id,

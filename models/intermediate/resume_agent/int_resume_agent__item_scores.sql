@@ -1,7 +1,14 @@
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    post_hook="{{ delete_stale_file_rows() }}",
+) }}
 -- One row per export row of the resume agent, labelled ok/partial/error/empty (SCORING §3).
 
 with results as (
     select * from {{ ref('stg_resume_agent__results') }}
+    where {{ changed_files_only() }}
 ),
 
 phrases as (
@@ -89,6 +96,7 @@ scored as (
 select
     'resume_agent' as agent,
     source_file,
+    file_fingerprint,
     record_no,
     run_id,
     item_id,

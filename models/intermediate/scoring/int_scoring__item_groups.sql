@@ -1,3 +1,4 @@
+{{ config(materialized='view') }}
 -- Each item once per reporting group it belongs to: 'all', its own track, and any track
 -- group of the track_groups seed (e.g. resume 'Track 1+2', scored on the single rubric).
 

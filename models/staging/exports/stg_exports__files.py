@@ -354,6 +354,42 @@ def inspect_file(
     )
 
 
+COLUMNS = (
+    "agent, source_path, source_file, encoding, read_path, read_from, size_bytes, "
+    "modified_epoch, fingerprint, header_names, column_names, missing_columns, "
+    "unknown_columns, read_options, csv_records, parsed_records, csv_rejects, problem_code, "
+    "problem"
+)
+
+
+def previous_inspections(session, this) -> dict[tuple[str, str], tuple]:
+    """Rows of this model's last build, by (path, fingerprint): an unchanged file is not
+    counted, probed or transcoded again (the expensive part of a build over many files)."""
+    try:
+        found = session.execute(f"select {COLUMNS} from {this}").fetchall()
+    except duckdb.Error:
+        return {}
+    return {(row[1], row[8]): row for row in found}
+
+
+def reusable(row: tuple | None, agent: str, columns: dict, max_line_bytes: int) -> bool:
+    """A previous inspection still holds: same agent, same header mapping and read options
+    (the export_columns seed or csv_max_line_bytes may have changed), and the file it reads
+    (a transcoded or normalised copy for some) still exists."""
+    if row is None or row[0] != agent or not Path(row[4]).exists():
+        return False
+    header, column_names, missing, options = row[9], row[10], row[11], row[13]
+    known = {name: column for name, (column, _) in columns.items()}
+    mapped = [known.get(name) or f"extra_{i + 1}" for i, name in enumerate(header)]
+    required = [name for name, (_, needed) in columns.items() if needed and name not in header]
+    expected_options = read_options(column_names, max_line_bytes) if header else None
+    return (
+        mapped == list(column_names)
+        and (row[18] is not None or required == list(missing))
+        and options == expected_options
+    )
+
+
 def model(dbt, session):
     dbt.config(materialized="table")
     input_dir = Path(dbt.config.get("input_dir"))
@@ -363,9 +399,15 @@ def model(dbt, session):
     for agent, header_name, column_name, is_required in dbt.ref("export_columns").fetchall():
         columns_by_agent.setdefault(agent, {})[header_name] = (column_name, bool(is_required))
 
+    previous = previous_inspections(session, dbt.this)
     rows = []
     for agent, columns in sorted(columns_by_agent.items()):
         for path in sorted(input_dir.glob(f"{agent}_*.csv")):
+            stat = path.stat()
+            earlier = previous.get((str(path), f"{stat.st_size}:{stat.st_mtime_ns}"))
+            if reusable(earlier, agent, columns, max_line_bytes):
+                rows.append(earlier)
+                continue
             rows.append(
                 inspect_file(session, path, agent, columns, transcode_dir, max_line_bytes)
             )

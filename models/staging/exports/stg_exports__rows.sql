@@ -3,8 +3,15 @@
 -- the agents' staging models. The rejected ones surface in the rejected_rows mart.
 {%- set text_columns = export_text_columns() %}
 
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    post_hook="{{ delete_stale_file_rows() }}",
+) }}
+
 with records as (
-    select * from {{ ref('stg_exports__records') }}
+    {{ export_records(only_changed_files=(this is not none and is_incremental())) }}
 ),
 
 keyed as (

@@ -1,3 +1,9 @@
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    post_hook="{{ delete_stale_file_rows() }}",
+) }}
 with source as (
     {{ read_export_rows('resume_agent') }}
 ),
