@@ -49,7 +49,7 @@
             select
                 '{{ f["agent"] }}' as agent,
                 '{{ f["source_file"] | replace("'", "''") }}' as source_file,
-                '{{ f["fingerprint"] }}' as file_fingerprint,
+                '{{ f["fingerprint"] ~ "|" ~ rules_fingerprint() }}' as file_fingerprint,
                 row_number() over () as parsed_no,
                 {%- for column in wanted %}
                 {{ column if column in present else "null::varchar as " ~ column }}
