@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from agent_scoring.markdown import render
 from agent_scoring.reports.rag import REPORTER
-from fixtures.rag.markdown_tables import tables_by_heading
+from support.markdown import tables_by_heading
 from support.warehouse import all_rows, build, copy_inputs, one
 
 RAG = ["tag:rag"]  # only this seeds, models and tests

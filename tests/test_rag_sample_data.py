@@ -10,7 +10,7 @@ from agent_scoring.cli import main
 from agent_scoring.markdown import render
 from agent_scoring.reports.rag import REPORTER
 from click.testing import CliRunner
-from fixtures.rag.markdown_tables import html_tokens, tables_by_heading
+from support.markdown import html_tokens, tables_by_heading
 from support.warehouse import SAMPLES, all_rows, build, copy_inputs, one
 
 RAG = ["tag:rag"]  # only this seeds, models and tests

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 _PARSER = MarkdownIt("commonmark").enable("table")
+
+
+def parse(text: str) -> list[Token]:
+    return _PARSER.parse(text)
+
+
+def cell_text(inline: Token) -> str:
+    """What a reader sees in a cell: escapes and entities resolved."""
+    return "".join(child.content for child in inline.children or [])
 
 
 def tables(text: str) -> list[list[list[str]]]:
@@ -23,7 +33,7 @@ def tables(text: str) -> list[list[list[str]]]:
         elif token.type == "tr_close" and rows is not None and row is not None:
             rows.append(row)
         elif token.type == "inline" and row is not None and rows is not None:
-            row.append(token.content)
+            row.append(cell_text(token))
     return found
 
 
@@ -34,3 +44,41 @@ def table_with_header(text: str, first_cell: str, contains: str | None = None) -
         if header[0] == first_cell and (contains is None or contains in header):
             return table
     raise AssertionError(f"no table starting with {first_cell!r} ({contains!r})")
+
+
+def tables_by_heading(text: str) -> dict[str, list[list[str]]]:
+    """The first table after each heading, as rows of cell texts (header row first)."""
+    tokens = parse(text)
+    tables: dict[str, list[list[str]]] = {}
+    heading = None
+    rows: list[list[str]] | None = None
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open":
+            heading = tokens[i + 1].content
+        elif tok.type == "table_open":
+            rows = []
+        elif tok.type == "tr_open" and rows is not None:
+            rows.append([])
+        elif (
+            tok.type == "inline"
+            and rows is not None
+            and tokens[i - 1].type in ("th_open", "td_open")
+        ):
+            rows[-1].append(cell_text(tok))
+        elif tok.type == "table_close" and rows is not None:
+            if heading is not None and heading not in tables:
+                tables[heading] = rows
+            rows = None
+    return tables
+
+
+def html_tokens(text: str) -> list[Token]:
+    """Raw HTML that markdown would pass through to a browser."""
+    found = []
+    for tok in parse(text):
+        if tok.type == "html_block":
+            found.append(tok)
+        for child in tok.children or []:
+            if child.type == "html_inline":
+                found.append(child)
+    return found
