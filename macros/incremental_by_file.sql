@@ -71,3 +71,14 @@
     {%- endfor -%}
     {{ return(local_md5(parts | join('/'))) }}
 {%- endmacro %}
+
+
+{% macro config_incremental_by_file() -%}
+    {#- The config every per-file model shares; call it at the top of the model. -#}
+    {{ config(
+        materialized='incremental',
+        incremental_strategy='append',
+        on_schema_change='fail',
+        post_hook="{{ delete_stale_file_rows() }}",
+    ) }}
+{%- endmacro %}

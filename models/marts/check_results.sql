@@ -1,9 +1,4 @@
-{{ config(
-    materialized='incremental',
-    incremental_strategy='append',
-    on_schema_change='fail',
-    post_hook="{{ delete_stale_file_rows() }}",
-) }}
+{{ config_incremental_by_file() }}
 with check_results as (
     select * from {{ ref('int_plan_agent__check_results') }}
     where {{ changed_files_only() }}

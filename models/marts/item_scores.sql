@@ -1,9 +1,4 @@
-{{ config(
-    materialized='incremental',
-    incremental_strategy='append',
-    on_schema_change='fail',
-    post_hook="{{ delete_stale_file_rows() }}",
-) }}
+{{ config_incremental_by_file() }}
 with items as (
     select * from {{ ref('int_scoring__items') }}
     where {{ changed_files_only() }}

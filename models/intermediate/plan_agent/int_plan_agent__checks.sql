@@ -1,9 +1,4 @@
-{{ config(
-    materialized='incremental',
-    incremental_strategy='append',
-    on_schema_change='fail',
-    post_hook="{{ delete_stale_file_rows() }}",
-) }}
+{{ config_incremental_by_file() }}
 -- One row per check parsed from 기대결과 (SCORING §2.1). Accepted forms: the team's numbered
 -- Korean lines naming a field and quoting its value, `@check key=value; ...`, `key=value` or
 -- `key: value` lines, and a JSON object of key/value pairs.

@@ -3,12 +3,7 @@
 -- the agents' staging models. The rejected ones surface in the rejected_rows mart.
 {%- set text_columns = export_text_columns() %}
 
-{{ config(
-    materialized='incremental',
-    incremental_strategy='append',
-    on_schema_change='fail',
-    post_hook="{{ delete_stale_file_rows() }}",
-) }}
+{{ config_incremental_by_file() }}
 
 with records as (
     {{ export_records(only_changed_files=(this is not none and is_incremental())) }}

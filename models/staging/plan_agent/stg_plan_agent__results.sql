@@ -1,9 +1,4 @@
-{{ config(
-    materialized='incremental',
-    incremental_strategy='append',
-    on_schema_change='fail',
-    post_hook="{{ delete_stale_file_rows() }}",
-) }}
+{{ config_incremental_by_file() }}
 with source as (
     {{ read_export_rows('plan_agent') }}
 ),
