@@ -1,0 +1,148 @@
+"""The benchmark's own parts, fast and without dbt: the export generator writes the real
+format, and the pure-Python scorer it is measured against follows SCORING §2.
+
+`scripts/bench --smoke` (the benchmark itself, with dbt) is wired into CI separately."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from agent_scoring.bench.generate import Faults, generate_exports
+from agent_scoring.bench.pyscore import load_rules, parse_checks, score_file, score_files
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "docs" / "test-result" / "plan_agent_sample.csv"
+REAL_PLAN = REPO.parent / "shared" / "real-data" / "plan_agent_260224.csv"
+HEADER = [
+    "Run ID", "Item ID", "Ordinal", "Query ID", "질의", "기대결과", "카테고리", "방/반복",
+    "실행시각", "응답", "오류", "Logic 결과", "Logic 사유", "LLM 상태", "LLM 모델", "LLM 점수",
+    "LLM 코멘트", "Raw JSON",
+]
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_rules(REPO)
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> list:
+    out = tmp_path_factory.mktemp("generated")
+    return generate_exports(SAMPLE, out, rows=300, file_rows=(100, 160), seed=3)
+
+
+def records(path: Path) -> list[list[str]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.reader(handle))
+
+
+def test_generator_writes_the_requested_rows_split_into_files(generated):
+    assert sum(f.rows for f in generated) == 300
+    assert len(generated) >= 2
+    assert all(f.path.name.startswith("plan_agent_") for f in generated)
+    assert all(f.rows == len(records(f.path)) - 1 for f in generated)
+
+
+def test_generated_files_are_utf8_bom_crlf_with_the_18_real_columns(generated):
+    raw = generated[0].path.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbfRun ID,")
+    assert raw.count(b"\r\n") >= generated[0].rows + 1  # CRLF ends every record
+    rows = records(generated[0].path)
+    assert rows[0] == HEADER
+    assert {len(row) for row in rows} == {18}
+    assert any("\n" in cell and "\r\n" not in cell for row in rows[1:] for cell in row)
+
+
+def test_every_generated_query_runs_in_both_rounds_with_new_ids(generated):
+    rows = [dict(zip(HEADER, r, strict=True)) for r in records(generated[0].path)[1:]]
+    by_query: dict[str, set[str]] = {}
+    for row in rows:
+        by_query.setdefault(row["Query ID"], set()).add(row["방/반복"])
+    complete = [q for q, rounds in by_query.items() if rounds == {"1/1", "2/1"}]
+    assert len(complete) >= len(by_query) - 1  # an odd row count leaves one query short
+    sample_ids = {row[1] for row in records(SAMPLE)[1:]}
+    assert not sample_ids & {row["Item ID"] for row in rows}
+    assert len({row["Item ID"] for row in rows}) == len(rows)
+    assert [row["Ordinal"] for row in rows] == [str(n) for n in range(1, len(rows) + 1)]
+
+
+def test_generated_faults_are_timeouts_empty_replies_and_invalid_json(tmp_path, rules):
+    [file] = generate_exports(
+        SAMPLE, tmp_path, rows=200, file_rows=(200, 200), seed=5,
+        faults=Faults(timeout=0.2, empty=0.1, invalid_json=0.1),
+    )
+    assert {"timeout", "empty", "invalid_json"} <= set(file.faults)
+    raws = [row[-1] for row in records(file.path)[1:]]
+    timeouts = [r for r in raws if '"error": "timeout(120000ms)"' in r]
+    assert len(timeouts) >= file.faults["timeout"]
+    invalid = 0
+    for raw in raws:
+        try:
+            json.loads(raw)
+        except ValueError:
+            invalid += 1
+    assert invalid >= file.faults["invalid_json"]
+    rounds = score_file(file.path, rules)["rounds"].values()
+    assert sum(r["error_count"] for r in rounds) >= len(timeouts) + file.faults["invalid_json"]
+    assert sum(r["empty_count"] for r in rounds) >= file.faults["empty"]
+
+
+def test_pure_python_scores_every_generated_row(generated, rules):
+    figures = score_files([f.path for f in generated], rules)
+    assert sum(
+        r["item_count"] for f in figures.values() for r in f["rounds"].values()
+    ) == 300
+    for f in figures.values():
+        assert f["rejected"] == {}
+        assert 0 <= f["consistency"]["consistency_score"] <= 5
+
+
+def test_numbered_korean_lines_give_one_check_per_named_field(rules):
+    expected = (
+        "평가 요소 4가지 ->:\n"
+        "1) assistantMessage에 “합격자 결정 기준”과 관련된 내용이 언급되어 있는가\n"
+        '2) dataUIList 내 formType 값이 "SELECT"인 항목이 존재하는가\n'
+        "3) 해당 항목의 multiSelectAllowYn 값이 true인가\n"
+        '4) 해당 항목의 value 내 dataKey 값이 "RECRUIT_TYPE"인가'
+    )
+    assert parse_checks(expected, rules) == [
+        ("assistantMessage", "합격자 결정 기준"),
+        ("formType", "SELECT"),
+        ("multiSelectAllowYn", "true"),
+        ("dataKey", "RECRUIT_TYPE"),
+    ]
+
+
+def test_machine_form_and_json_object_give_the_same_checks(rules):
+    assert parse_checks("@check formType=SELECT; multiSelectAllowYn=true", rules) == [
+        ("formType", "SELECT"), ("multiSelectAllowYn", "true"),
+    ]
+    assert parse_checks('{"formType": "SELECT", "multiSelectAllowYn": true}', rules) == [
+        ("formType", "SELECT"), ("multiSelectAllowYn", "true"),
+    ]
+
+
+def test_pure_python_gives_the_warehouse_figures_on_the_sample(rules):
+    # The warehouse's figures for the bundled sample; if the sample is regenerated,
+    # `scripts/bench check docs/test-result/plan_agent_sample.csv` prints the new ones.
+    figures = score_file(SAMPLE, rules)
+    rounds = figures["rounds"]
+    assert rounds["1/1"]["intent_score"] == pytest.approx(63 / 19)
+    assert rounds["2/1"]["intent_score"] == pytest.approx(64 / 19)
+    assert rounds["1/1"]["mean_response_time_sec"] == pytest.approx(11.161756, abs=1e-6)
+    assert rounds["2/1"]["mean_response_time_sec"] == pytest.approx(11.7886, abs=1e-6)
+    assert figures["consistency"]["consistency_score"] == pytest.approx(5 * 14 / 19)
+
+
+@pytest.mark.skipif(not REAL_PLAN.exists(), reason=f"{REAL_PLAN} is absent")
+def test_pure_python_gives_the_published_figures_on_the_real_export(rules):
+    figures = score_file(REAL_PLAN, rules)
+    rounds = figures["rounds"]
+    assert round(rounds["1/1"]["intent_score"], 4) == 2.3130
+    assert round(rounds["2/1"]["intent_score"], 4) == 2.5344
+    assert round(rounds["1/1"]["mean_response_time_sec"], 3) == 9.694
+    assert round(rounds["2/1"]["mean_response_time_sec"], 3) == 9.418
+    assert round(figures["consistency"]["consistency_score"], 4) == 3.6260
