@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -36,10 +37,15 @@ def inline(value: object) -> str:
 
 
 def num(value: object, digits: int = 2) -> str:
-    """A number with fixed decimals, or '-' when missing."""
+    """A number with fixed decimals, half up as people round (14.2575 → 14.258), or '-'.
+
+    Means of floats carry binary noise (14.2575 may be 14.257499999999999 or …0001
+    depending on summation order); rounding to 9 places first makes the display stable.
+    """
     if value is None:
         return "-"
-    return f"{float(value):.{digits}f}"
+    exact = Decimal(repr(round(float(value), 9)))
+    return str(exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
 def pct(value: object, digits: int = 1) -> str:
