@@ -9,20 +9,25 @@ with results as (
     where expected_result is not null and {{ changed_files_only() }}
 ),
 
+texts as (
+    -- parsed once per distinct text: a test set's 기대결과 repeats across rounds and files
+    select expected_result, row_number() over (order by expected_result) as text_id
+    from (select distinct expected_result from results)
+),
+
 aliases as (
     select key_alias, check_kind from {{ ref('check_key_aliases') }}
 ),
 
 json_objects as (
-    select source_file, record_no, trim(expected_result)::json as expected_json
-    from results
+    select text_id, trim(expected_result)::json as expected_json
+    from texts
     where json_valid(trim(expected_result)) and json_type(trim(expected_result)) = 'OBJECT'
 ),
 
 json_pairs as (
     select
-        source_file,
-        record_no,
+        text_id,
         0 as line_no,
         generate_subscripts(json_keys(expected_json), 1) as segment_no,
         unnest(json_keys(expected_json)) as check_key,
@@ -32,8 +37,7 @@ json_pairs as (
 
 json_checks as (
     select
-        source_file,
-        record_no,
+        text_id,
         line_no,
         segment_no,
         check_key,
@@ -47,20 +51,17 @@ json_checks as (
 
 line_lists as (
     select
-        source_file,
-        record_no,
+        text_id,
         string_split(replace(expected_result, chr(13), ''), chr(10)) as lines
-    from results
+    from texts
     where not exists (
-        select 1 from json_objects as j
-        where j.source_file = results.source_file and j.record_no = results.record_no
+        select 1 from json_objects as j where j.text_id = texts.text_id
     )
 ),
 
 lines as (
     select
-        source_file,
-        record_no,
+        text_id,
         generate_subscripts(lines, 1) as line_no,
         trim(unnest(lines)) as line
     from line_lists
@@ -69,15 +70,13 @@ lines as (
 machine_segments as (
     -- `@check formType=SELECT; multiSelectAllowYn=true` and bare `key=value` / `key: value`
     select
-        source_file,
-        record_no,
+        text_id,
         line_no,
         generate_subscripts(segments, 1) as segment_no,
         unnest(segments) as segment
     from (
         select
-            source_file,
-            record_no,
+            text_id,
             line_no,
             string_split(regexp_replace(line, '^@check\s*', '', 'i'), ';') as segments
         from lines
@@ -88,8 +87,7 @@ machine_segments as (
 
 machine_checks as (
     select
-        source_file,
-        record_no,
+        text_id,
         line_no,
         segment_no,
         regexp_extract(segment, '^\s*(?:[0-9]+[.)]\s*)?([A-Za-z]+)\s*[=:]', 1) as check_key,
@@ -104,8 +102,7 @@ machine_checks as (
 prose_checks as (
     -- 1) assistantMessage에 "채용사이트"과 관련된 … / 3) 해당 항목의 multiSelectAllowYn 값이 true인가
     select
-        source_file,
-        record_no,
+        text_id,
         line_no,
         1 as segment_no,
         regexp_extract(
@@ -136,8 +133,7 @@ all_checks as (
 
 resolved as (
     select
-        all_checks.source_file,
-        all_checks.record_no,
+        all_checks.text_id,
         all_checks.line_no,
         all_checks.segment_no,
         aliases.check_kind,
@@ -145,19 +141,25 @@ resolved as (
     from all_checks
     inner join aliases on aliases.key_alias = lower(all_checks.check_key)
     where nullif(trim(all_checks.raw_value), '') is not null
+),
+
+numbered as (
+    select
+        text_id,
+        row_number() over (partition by text_id order by line_no, segment_no) as check_no,
+        check_kind,
+        expected_value
+    from resolved
 )
 
 select
-    resolved.source_file,
+    results.source_file,
     results.file_fingerprint,
-    resolved.record_no,
+    results.record_no,
     results.item_id,
-    row_number() over (
-        partition by resolved.source_file, resolved.record_no
-        order by resolved.line_no, resolved.segment_no
-    ) as check_no,
+    resolved.check_no,
     resolved.check_kind,
     resolved.expected_value
-from resolved
-inner join results
-    on results.source_file = resolved.source_file and results.record_no = resolved.record_no
+from numbered as resolved
+inner join texts on texts.text_id = resolved.text_id
+inner join results on results.expected_result = texts.expected_result
