@@ -65,10 +65,11 @@ def main(
                 require_tables(con, path, list(reporter.required_tables))
             except WarehouseError as exc:
                 raise click.ClickException(str(exc)) from exc
-            for source_file in reporter.sources(con):
-                if files and source_file not in files:
-                    continue
-                context = reporter.context(con, source_file)
+            # --file narrows the list first, so the batched queries only read those files.
+            selected = [f for f in reporter.sources(con) if not files or f in files]
+            for source_file, context in zip(
+                selected, reporter.contexts(con, selected), strict=True
+            ):
                 text = render(reporter.template, context)
                 written += 1
                 if to_stdout:

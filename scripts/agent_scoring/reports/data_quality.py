@@ -6,39 +6,62 @@ templates/_data_quality.md.j2 (layout only); every figure and phrase choice is m
 
 from __future__ import annotations
 
-from agent_scoring.reports import Connection, rows
+from collections import defaultdict
+
+from agent_scoring.reports import IN_FILES, ByFile, Connection, rows, rows_by_file
+from agent_scoring.reports.common import first_by_file
 
 SHOWN_LOCATIONS = 10
 SHOWN_QUERIES = 20
 NEEDED_TABLES = ("input_files", "rejected_rows", "item_scores")
+NO_INPUT_FILE_ROW = {
+    "rows_read": None, "rows_scored": 0, "rows_rejected": 0, "rows_unaccounted": None,
+    "encoding": None, "read_from": None, "unknown_columns": [],
+}
 
 
 def data_quality(con: Connection, agent: str, source_file: str) -> dict:
     """Rows read / scored / rejected by reason, round sizes and one-round Query IDs."""
+    return data_quality_by_file(con, agent, [source_file])[source_file]
+
+
+def data_quality_by_file(
+    con: Connection, agent: str, source_files: list[str]
+) -> dict[str, dict]:
+    """`data_quality` of each file, from one run of each query."""
     present = {
         r["table_name"]
         for r in rows(con, "select table_name from information_schema.tables")
     }
     missing = [t for t in NEEDED_TABLES if t not in present]
     if missing:
-        return {"available": False, "missing_table": missing[0]}
+        return {f: {"available": False, "missing_table": missing[0]} for f in source_files}
 
-    found = rows(
+    found = rows_by_file(
         con,
-        """
-        select rows_read, rows_scored, rows_rejected, rows_unaccounted, encoding, read_from,
-               unknown_columns
+        f"""
+        select source_file, rows_read, rows_scored, rows_rejected, rows_unaccounted, encoding,
+               read_from, unknown_columns
         from input_files
-        where agent = ? and source_file = ?
+        where agent = ? and source_file {IN_FILES}
         """,
-        [agent, source_file],
+        [agent, source_files],
     )
-    counts = found[0] if found else {
-        "rows_read": None, "rows_scored": 0, "rows_rejected": 0, "rows_unaccounted": None,
-        "encoding": None, "read_from": None, "unknown_columns": [],
+    counts = first_by_file(found, source_files, NO_INPUT_FILE_ROW)
+    round_counts = _round_counts(con, agent, source_files)
+    # Only files of several rounds can have a Query ID asked in just one.
+    single_round = _single_round_queries(
+        con, agent, [f for f in source_files if len(round_counts[f]) > 1])
+    rejected = _rejected_rows(con, agent, source_files)
+    return {
+        f: _section(counts[f], round_counts[f], single_round[f], _by_reason(rejected[f]))
+        for f in source_files
     }
-    round_counts = _round_counts(con, agent, source_file)
-    single_round = _single_round_queries(con, agent, source_file) if len(round_counts) > 1 else []
+
+
+def _section(
+    counts: dict, round_counts: list[dict], single_round: list[dict], rejected: list[dict]
+) -> dict:
     sizes = sorted({r["item_count"] for r in round_counts})
     return {
         "available": True,
@@ -50,7 +73,7 @@ def data_quality(con: Connection, agent: str, source_file: str) -> dict:
         "encoding": counts["encoding"],
         "read_from": counts["read_from"],
         "unknown_columns": list(counts["unknown_columns"] or []),
-        "rejected_by_reason": _rejected_by_reason(con, agent, source_file),
+        "rejected_by_reason": rejected,
         "round_counts": round_counts,
         "rounds_unequal": len(sizes) > 1,
         "round_size": sizes[0] if len(sizes) == 1 else None,
@@ -60,17 +83,21 @@ def data_quality(con: Connection, agent: str, source_file: str) -> dict:
     }
 
 
-def _rejected_by_reason(con: Connection, agent: str, source_file: str) -> list[dict]:
-    rejected = rows(
+def _rejected_rows(con: Connection, agent: str, source_files: list[str]) -> ByFile:
+    return rows_by_file(
         con,
-        """
-        select reject_code, reject_reason, record_no, line_no
+        f"""
+        select source_file, reject_code, reject_reason, record_no, line_no
         from rejected_rows
-        where agent = ? and source_file = ?
+        where agent = ? and source_file {IN_FILES}
         order by reject_code, record_no nulls last, line_no
         """,
-        [agent, source_file],
+        [agent, source_files],
     )
+
+
+def _by_reason(rejected: list[dict]) -> list[dict]:
+    """One file's rejected rows grouped by reject code, most frequent first."""
     groups: dict[str, dict] = {}
     for r in rejected:
         group = groups.setdefault(
@@ -96,30 +123,34 @@ def _location(record_no: int | None, line_no: int | None) -> str:
     return f"line {line_no}"
 
 
-def _round_counts(con: Connection, agent: str, source_file: str) -> list[dict]:
-    return rows(
+def _round_counts(con: Connection, agent: str, source_files: list[str]) -> ByFile:
+    return rows_by_file(
         con,
-        """
-        select round_label, count(*) as item_count, count(distinct query_id) as query_count
+        f"""
+        select source_file, round_label, count(*) as item_count,
+               count(distinct query_id) as query_count
         from item_scores
-        where agent = ? and source_file = ?
-        group by round_label
+        where agent = ? and source_file {IN_FILES}
+        group by source_file, round_label
         order by min(round_room), min(round_repeat), round_label
         """,
-        [agent, source_file],
+        [agent, source_files],
     )
 
 
-def _single_round_queries(con: Connection, agent: str, source_file: str) -> list[dict]:
-    return rows(
+def _single_round_queries(con: Connection, agent: str, source_files: list[str]) -> ByFile:
+    if not source_files:
+        return defaultdict(list)
+    return rows_by_file(
         con,
-        """
-        select query_id, min(round_label) as round_label, min(query_text) as query_text
+        f"""
+        select source_file, query_id, min(round_label) as round_label,
+               min(query_text) as query_text
         from item_scores
-        where agent = ? and source_file = ? and query_id is not null
-        group by query_id
+        where agent = ? and source_file {IN_FILES} and query_id is not null
+        group by source_file, query_id
         having count(distinct round_label) = 1
         order by query_id
         """,
-        [agent, source_file],
+        [agent, source_files],
     )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from agent_scoring.reports import Connection, Reporter, common, rows
-from agent_scoring.reports.data_quality import data_quality
+from agent_scoring.reports import IN_FILES, ByFile, Connection, Reporter, common, rows_by_file
+from agent_scoring.reports.data_quality import data_quality_by_file
 
 AGENT = "resume_agent"
 METRICS = {
@@ -13,46 +13,55 @@ METRICS = {
     "item_speed_points_mean": "응답 속도",
     "consistency_score": "일관성",
 }
+SPEED_GROUPS = ("Track 1+2",)
 
 
-def tracks(con: Connection, source_file: str) -> list[dict]:
-    """Tracks present in the file with their item counts and rubric, in track order."""
-    return rows(
+def tracks(con: Connection, source_files: list[str]) -> ByFile:
+    """Per file: tracks present with their item counts and rubric, in track order."""
+    return rows_by_file(
         con,
-        """
-        select track, count(*) as item_count, min(speed_rubric) as speed_rubric,
+        f"""
+        select source_file, track, count(*) as item_count, min(speed_rubric) as speed_rubric,
                count(distinct speed_rubric) > 1 as mixed_rubric
         from item_scores
-        where agent = ? and source_file = ? and track is not null
-        group by track
+        where agent = ? and source_file {IN_FILES} and track is not null
+        group by source_file, track
         order by track
         """,
-        [AGENT, source_file],
+        [AGENT, source_files],
     )
 
 
-def track_table(con: Connection, source_file: str, groups: list[str]) -> list[dict]:
-    """Rounds then the set, each with a dict of per-group figures (missing group → None)."""
-    per_round = rows(
+def round_rows(con: Connection, source_files: list[str]) -> ByFile:
+    """Per file: round figures of every track and track group, for `track_table`."""
+    return rows_by_file(
         con,
-        """
-        select round_label as label, round_room, round_repeat, track, item_count,
+        f"""
+        select source_file, round_label as label, round_room, round_repeat, track, item_count,
                intent_score, accuracy_score, stability_score, mean_response_time_sec,
                speed_points, item_speed_points_mean, error_count, empty_count
-        from round_scores where agent = ? and source_file = ?
+        from round_scores where agent = ? and source_file {IN_FILES}
         """,
-        [AGENT, source_file],
+        [AGENT, source_files],
     )
-    per_set = rows(
+
+
+def set_rows(con: Connection, source_files: list[str]) -> ByFile:
+    """Per file: set figures of every track and track group, for `track_table`."""
+    return rows_by_file(
         con,
-        """
-        select '세트' as label, track, item_count, intent_score, accuracy_score,
+        f"""
+        select source_file, '세트' as label, track, item_count, intent_score, accuracy_score,
                stability_score, mean_response_time_sec, speed_points, item_speed_points_mean,
                error_count, empty_count, consistency_score
-        from set_scores where agent = ? and source_file = ?
+        from set_scores where agent = ? and source_file {IN_FILES}
         """,
-        [AGENT, source_file],
+        [AGENT, source_files],
     )
+
+
+def track_table(per_round: list[dict], per_set: list[dict], groups: list[str]) -> list[dict]:
+    """One file's rounds then set, each with a dict of per-group figures (missing → None)."""
     order = sorted(
         {(r["round_room"] or 0, r["round_repeat"] or 0, r["label"]) for r in per_round}
     )
@@ -64,31 +73,40 @@ def track_table(con: Connection, source_file: str, groups: list[str]) -> list[di
     return table
 
 
-def consistency_by_track(con: Connection, source_file: str, groups: list[str]) -> list[dict]:
-    found = rows(
+def consistency_rows(con: Connection, source_files: list[str]) -> ByFile:
+    return rows_by_file(
         con,
-        """
-        select track, eligible_queries, all_pass, all_fail, mismatch, not_eligible,
-               consistency_score
-        from consistency where agent = ? and source_file = ?
+        f"""
+        select source_file, track, eligible_queries, all_pass, all_fail, mismatch,
+               not_eligible, consistency_score
+        from consistency where agent = ? and source_file {IN_FILES}
         """,
-        [AGENT, source_file],
+        [AGENT, source_files],
     )
+
+
+def consistency_by_track(found: list[dict], groups: list[str]) -> list[dict]:
     by_track = {r["track"]: r for r in found}
     return [by_track[g] | {"label": "전체" if g == "all" else g} for g in groups if g in by_track]
 
 
-def weakest_tracks(con: Connection, source_file: str) -> list[dict]:
-    """Per metric, the track with the lowest set figure (ties: every tied track)."""
-    found = rows(
+def track_set_scores(con: Connection, source_files: list[str]) -> ByFile:
+    """Per file: set figures of single tracks, for `weakest_tracks`."""
+    # ordered, so that tied tracks are listed the same way on every build
+    return rows_by_file(
         con,
         f"""
-        select track, {", ".join(METRICS)}
+        select source_file, track, {", ".join(METRICS)}
         from set_scores
-        where agent = ? and source_file = ? and track like 'Track _'
+        where agent = ? and source_file {IN_FILES} and track like 'Track _'
+        order by source_file, track
         """,
-        [AGENT, source_file],
+        [AGENT, source_files],
     )
+
+
+def weakest_tracks(found: list[dict]) -> list[dict]:
+    """Per metric, the track with the lowest set figure (ties: every tied track)."""
     result = []
     for column, name in METRICS.items():
         scored = [r for r in found if r[column] is not None]
@@ -107,51 +125,84 @@ def weakest_tracks(con: Connection, source_file: str) -> list[dict]:
     return result
 
 
-def partial_phrases(con: Connection, source_file: str) -> list[dict]:
-    """Which phrases made rows partial, most frequent first, with an example reply."""
-    return rows(
+def partial_phrases(con: Connection, source_files: list[str]) -> ByFile:
+    """Per file: which phrases made rows partial, most frequent first, with an example."""
+    return rows_by_file(
         con,
-        """
-        select i.partial_phrase as phrase, count(*) as n,
+        f"""
+        select i.source_file, i.partial_phrase as phrase, count(*) as n,
                string_agg(distinct i.track, ', ' order by i.track) as tracks,
                string_agg(distinct i.query_id, ', ' order by i.query_id) as query_ids,
-               left(any_value(i.reply_excerpt), 120) as example
+               -- the first reply in the file, so the example is the same on every build
+               left(arg_min(i.reply_excerpt, i.record_no)
+                        filter (where i.reply_excerpt is not null), 120) as example
         from item_scores as i
-        where i.agent = ? and i.source_file = ? and i.status = 'partial'
-        group by i.partial_phrase
+        where i.agent = ? and i.source_file {IN_FILES} and i.status = 'partial'
+        group by i.source_file, i.partial_phrase
         order by n desc, phrase
         """,
-        [AGENT, source_file],
+        [AGENT, source_files],
     )
 
 
-def failed_queries(con: Connection, source_file: str) -> list[dict]:
-    """Failing queries (error/empty in any round) grouped by track and message shape."""
-    return rows(
+def failed_queries(con: Connection, source_files: list[str]) -> ByFile:
+    """Per file: failing queries (error/empty in any round) by track and message shape."""
+    # status last breaks ties between an error and an empty group of the same pattern.
+    return rows_by_file(
         con,
-        """
-        select coalesce(track, '(Track 없음)') as track, status,
+        f"""
+        select source_file, coalesce(track, '(Track 없음)') as track, status,
                coalesce(left(regexp_replace(error_message, '[0-9]+', 'N', 'g'), 80),
                         '(응답 없음)') as pattern,
                count(*) as n,
                string_agg(distinct query_id, ', ' order by query_id) as query_ids
         from item_scores
-        where agent = ? and source_file = ? and status in ('error', 'empty')
+        where agent = ? and source_file {IN_FILES} and status in ('error', 'empty')
         group by all
-        order by n desc, track, pattern
+        order by n desc, track, pattern, status
         """,
-        [AGENT, source_file],
+        [AGENT, source_files],
     )
 
 
-def context(con: Connection, source_file: str) -> dict:
-    track_rows = tracks(con, source_file)
-    track_names = [t["track"] for t in track_rows]
-    groups = [*track_names, "all"]
-    speed_groups = [g for g in ("Track 1+2",) if _has_group(con, source_file, g)]
-    single_tracks = tuple(t["track"] for t in track_rows if t["speed_rubric"] == "single")
-    multi_tracks = tuple(t["track"] for t in track_rows if t["speed_rubric"] == "multi")
-    figures = common.rounds(con, AGENT, source_file)
+def contexts(con: Connection, source_files: list[str]) -> list[dict]:
+    """Each file's context; every query runs once for all of them."""
+    fetched = {
+        "figures": common.rounds(con, AGENT, source_files),
+        "tracks": tracks(con, source_files),
+        "per_round": round_rows(con, source_files),
+        "per_set": set_rows(con, source_files),
+        "consistency": consistency_rows(con, source_files),
+        "track_sets": track_set_scores(con, source_files),
+        "scores": common.bucket_counts(con, AGENT, source_files, "intent_score"),
+        "speeds": common.bucket_counts(con, AGENT, source_files, "speed_points"),
+    }
+    # Already in the shape the template reads.
+    as_is = {
+        "score_sources": common.score_sources(con, AGENT, source_files),
+        "statuses": common.statuses(con, AGENT, source_files),
+        "failed_queries": failed_queries(con, source_files),
+        "mismatched_queries": common.mismatched_queries(con, AGENT, source_files),
+        "partial_phrases": partial_phrases(con, source_files),
+        "data_quality": data_quality_by_file(con, AGENT, source_files),
+    }
+    rubrics = {
+        "single_rubric": common.speed_rubric_text(con, "single"),
+        "multi_rubric": common.speed_rubric_text(con, "multi"),
+    }
+    return [
+        _context(f, {name: values[f] for name, values in fetched.items()})
+        | {name: values[f] for name, values in as_is.items()}
+        | rubrics
+        for f in source_files
+    ]
+
+
+def _context(source_file: str, d: dict) -> dict:
+    """One file's figures from its share `d` of the batched rows."""
+    figures, track_rows = d["figures"], d["tracks"]
+    groups = [*(t["track"] for t in track_rows), "all"]
+    speed_groups = [g for g in SPEED_GROUPS if any(r["track"] == g for r in d["per_set"])]
     return {
         "source_file": source_file,
         "set": figures[-1],
@@ -160,47 +211,34 @@ def context(con: Connection, source_file: str) -> dict:
         "untracked_count": figures[-1]["item_count"] - sum(t["item_count"] for t in track_rows),
         "groups": groups,
         "speed_groups": speed_groups,
-        "table": track_table(con, source_file, [*groups, *speed_groups]),
-        "consistency": consistency_by_track(con, source_file, groups),
+        "table": track_table(d["per_round"], d["per_set"], [*groups, *speed_groups]),
+        "consistency": consistency_by_track(d["consistency"], groups),
         "score_distributions": distributions(
-            con, source_file, "intent_score", {"단일": single_tracks, "복수": multi_tracks}),
+            d["scores"], track_rows, {"single": "단일", "multi": "복수"}),
         "speed_distributions": distributions(
-            con, source_file, "speed_points",
-            {"단일 루브릭": single_tracks, "복수 루브릭": multi_tracks}),
-        "score_sources": common.score_sources(con, AGENT, source_file),
-        "statuses": common.statuses(con, AGENT, source_file),
-        "failed_queries": failed_queries(con, source_file),
-        "weakest_tracks": weakest_tracks(con, source_file),
-        "mismatched_queries": common.mismatched_queries(con, AGENT, source_file),
-        "partial_phrases": partial_phrases(con, source_file),
-        "single_rubric": common.speed_rubric_text(con, "single"),
-        "multi_rubric": common.speed_rubric_text(con, "multi"),
-        "data_quality": data_quality(con, AGENT, source_file),
+            d["speeds"], track_rows, {"single": "단일 루브릭", "multi": "복수 루브릭"}),
+        "weakest_tracks": weakest_tracks(d["track_sets"]),
     }
 
 
 def distributions(
-    con: Connection, source_file: str, column: str, groups: dict[str, tuple[str, ...]]
+    counts: list[dict], track_rows: list[dict], labels: dict[str, str]
 ) -> list[dict]:
-    """0-5 distributions of `column` per rubric group of tracks, e.g. Track 1 + Track 2 (단일)."""
-    return [
-        {
-            "name": f"{' + '.join(tracks)} ({label})",
-            "rows": common.distribution(con, AGENT, source_file, column, tracks),
-        }
-        for label, tracks in groups.items()
-        if tracks
-    ]
+    """0-5 distributions per rubric group of one file's tracks (`labels`: rubric → name),
+    e.g. Track 1 + Track 2 (단일)."""
+    result = []
+    for rubric, label in labels.items():
+        group = tuple(t["track"] for t in track_rows if t["speed_rubric"] == rubric)
+        if group:
+            result.append({
+                "name": f"{' + '.join(group)} ({label})",
+                "rows": common.distribution(counts, group),
+            })
+    return result
 
 
-def _has_group(con: Connection, source_file: str, group: str) -> bool:
-    return bool(
-        rows(
-            con,
-            "select 1 from set_scores where agent = ? and source_file = ? and track = ?",
-            [AGENT, source_file, group],
-        )
-    )
+def context(con: Connection, source_file: str) -> dict:
+    return contexts(con, [source_file])[0]
 
 
 def summary(ctx: dict) -> str:
@@ -221,4 +259,5 @@ REPORTER = Reporter(
     sources=lambda con: common.sources(con, AGENT),
     context=context,
     summary=summary,
+    batch_context=contexts,
 )
