@@ -1,9 +1,10 @@
 {% macro parse_export_rows(source, extra_columns=[]) %}
     {#-
-        The staging every export shares: missing-value cleaning, casts, round parsing and ONE
-        parse of Raw JSON (SCORING §0-§1). `source` is a CTE of read_export_rows(); columns
-        an agent does not export arrive as nulls. `extra_columns` are agent-specific text
-        columns carried through cleaned (e.g. resume's Track).
+        The staging every export shares: missing-value cleaning, casts, round parsing and the
+        Raw JSON fields typed (SCORING §0-§1; stg_exports__rows parsed each cell once).
+        `source` is a CTE of read_export_rows(); columns an agent does not export arrive as
+        nulls. `extra_columns` are agent-specific text columns carried through cleaned (e.g.
+        resume's Track).
     -#}
     with cleaned as (
         select
@@ -28,29 +29,17 @@
             {%- for column in extra_columns %}
             {{ clean_text(column) }} as {{ column }},
             {%- endfor %}
-            {{ clean_text('raw_json') }} as raw_json
+            raw_json_is_missing,
+            raw_json_is_valid,
+            raw_json_chars,
+            raw_json_problem,
+            assistant_message_json,
+            data_ui_list_json,
+            response_time_json,
+            raw_error_json,
+            execution_count,
+            worker_count
         from {{ source }}
-    ),
-
-    json_typed as (
-        select
-            *,
-            {{ raw_json_type('raw_json') }} as raw_json_type
-        from cleaned
-    ),
-
-    extracted as (
-        select
-            *,
-            {{ raw_json_extract('raw_json', 'raw_json_type') }} as raw_fields
-        from json_typed
-    ),
-
-    parsed as (
-        select
-            *,
-            {{ raw_json_fields('raw_fields') }}
-        from extracted
     ),
 
     typed as (
@@ -78,17 +67,17 @@
             {%- for column in extra_columns %}
             {{ column }},
             {%- endfor %}
-            raw_json is null as raw_json_is_missing,
-            raw_fields is not null as raw_json_is_valid,
-            length(raw_json) as raw_json_chars,
-            {{ raw_json_problem('raw_json', 'raw_json_type') }} as raw_json_problem,
-            {{ json_text('_assistant_message_json') }} as assistant_message,
-            {{ json_ui_values('_data_ui_list_json') }} as ui_values,
-            {{ json_seconds('_response_time_json') }} as response_time_raw,
-            {{ json_text('_raw_error_json') }} as raw_error,
-            {{ json_array_size('_execution_processes_json') }} as execution_count,
-            {{ json_array_size('_worker_json') }} as worker_count
-        from parsed
+            raw_json_is_missing,
+            raw_json_is_valid,
+            raw_json_chars,
+            raw_json_problem,
+            {{ json_text('assistant_message_json') }} as assistant_message,
+            {{ json_ui_values('data_ui_list_json') }} as ui_values,
+            {{ json_seconds('response_time_json') }} as response_time_raw,
+            {{ json_text('raw_error_json') }} as raw_error,
+            execution_count,
+            worker_count
+        from cleaned
     )
 
     select

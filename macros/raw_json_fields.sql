@@ -1,23 +1,14 @@
-{% macro raw_json_fields(raw_json) -%}
-    {#-
-        The Raw JSON columns every agent needs, from ONE parse of the cell: a list-of-paths
-        json_extract is several times faster than one ->> per field. Malformed JSON would abort
-        the whole query, so anything that is not a JSON object is never extracted.
-    -#}
-    raw_fields[1] as _assistant_message_json,
-    raw_fields[2] as _data_ui_list_json,
-    raw_fields[3] as _response_time_json,
-    raw_fields[4] as _raw_error_json,
-    raw_fields[5] as _execution_processes_json,
-    raw_fields[6] as _worker_json
-{%- endmacro %}
-
 {% macro raw_json_type(raw_json) -%}
     {#- The JSON type of the whole cell (OBJECT, ARRAY, VARCHAR, ...), null when not JSON. -#}
     case when json_valid({{ raw_json }}) then json_type({{ raw_json }}) end
 {%- endmacro %}
 
 {% macro raw_json_extract(raw_json, raw_json_type) -%}
+    {#-
+        ONE parse of the cell for every field the agents need: a list-of-paths json_extract
+        is several times faster than one ->> per field. Malformed JSON would abort the whole
+        query, so anything that is not a JSON object is never extracted.
+    -#}
     case
         when {{ raw_json_type }} = 'OBJECT'
             then json_extract({{ raw_json }}, [
@@ -25,6 +16,23 @@
                 '$.error', '$.executionProcesses', '$.worker'
             ])
     end
+{%- endmacro %}
+
+{% macro raw_json_columns(raw_json, raw_json_type, raw_fields) -%}
+    {#-
+        What is kept of a Raw JSON cell once it is parsed: its shape, its length and the
+        fields the agents score, as JSON. The multi-kB text itself is not stored anywhere.
+    -#}
+    {{ raw_json }} is null as raw_json_is_missing,
+    {{ raw_fields }} is not null as raw_json_is_valid,
+    length({{ raw_json }}) as raw_json_chars,
+    {{ raw_json_problem(raw_json, raw_json_type) }} as raw_json_problem,
+    {{ raw_fields }}[1] as assistant_message_json,
+    {{ raw_fields }}[2] as data_ui_list_json,
+    {{ raw_fields }}[3] as response_time_json,
+    {{ raw_fields }}[4] as raw_error_json,
+    {{ json_array_size(raw_fields ~ '[5]') }} as execution_count,
+    {{ json_array_size(raw_fields ~ '[6]') }} as worker_count
 {%- endmacro %}
 
 {% macro raw_json_problem(raw_json, raw_json_type) -%}

@@ -17,7 +17,7 @@
         One read_csv per file with the options stg_exports__files probed (`read_options`:
         pinned dialect, every column VARCHAR by name, unparsable records skipped - the probe
         listed them in `csv_rejects`). Columns a file lacks arrive as null. `parsed_no` is
-        the record's position among the parsed ones; export_records() turns it into
+        the record's position among the parsed ones; number_export_records() turns it into
         the record number in the file. With `only_changed_files` (an incremental build), only
         files whose fingerprint the calling model has not stored yet are read.
     -#}
@@ -102,7 +102,14 @@
             file_fingerprint,
             record_no,
             {%- for column in wanted %}
-            {{ column }}{{ "," if not loop.last }}
+            {%- if column == 'raw_json' %}
+            {%- for parsed in raw_json_column_names() %}
+            {{ parsed }}{{ "," if not loop.last }}
+            {%- endfor %}
+            {%- else %}
+            {{ column }}
+            {%- endif %}
+            {{- "," if not loop.last }}
             {%- endfor %}
         from {{ rows_relation }}
         where agent = '{{ agent }}' and reject_code is null and {{ changed_files_only() }}
@@ -110,19 +117,24 @@
 {% endmacro %}
 
 
-{% macro export_records(only_changed_files=false) %}
+{% macro raw_json_column_names() %}
+    {#- The columns raw_json_columns() makes of a Raw JSON cell (stg_exports__rows). -#}
+    {{ return([
+        'raw_json_is_missing', 'raw_json_is_valid', 'raw_json_chars', 'raw_json_problem',
+        'assistant_message_json', 'data_ui_list_json', 'response_time_json', 'raw_error_json',
+        'execution_count', 'worker_count',
+    ]) }}
+{% endmacro %}
+
+
+{% macro number_export_records(parsed) %}
     {#-
-        Every CSV record DuckDB parsed from the readable exports (all agents), as text,
-        numbered by its position in the file (records DuckDB could not parse count too, so
-        record_no is the Excel row number minus one). Used once, by stg_exports__rows, so each
-        file is read once per build - and, incrementally, only when it is new or changed.
+        The records of `parsed` (read_export_csv(), one row per record DuckDB parsed) with
+        `parsed_no` turned into the record number in the file: records DuckDB could not
+        parse count too, so record_no is the Excel row number minus one.
     -#}
 
-    with parsed as (
-        {{ read_export_csv(only_changed_files) }}
-    ),
-
-    csv_rejects as (
+    with csv_rejects as (
         -- records the probe could not parse: they are missing from `parsed`
         select source_file, unnest(csv_rejects).record_no as record_no
         from {{ ref('stg_exports__files') }}
@@ -143,25 +155,13 @@
         select source_file, parsed_before, max(rejected_so_far) as rejected_so_far
         from reject_steps
         group by all
-    ),
-
-    numbered as (
-        select
-            parsed.*,
-            parsed.parsed_no + coalesce(reject_offsets.rejected_so_far, 0) as record_no
-        from parsed
-        asof left join reject_offsets
-            on reject_offsets.source_file = parsed.source_file
-            and parsed.parsed_no > reject_offsets.parsed_before
     )
 
     select
-        agent,
-        source_file,
-        file_fingerprint,
-        record_no,
-        {%- for column in export_text_columns() %}
-        {{ column }}{{ "," if not loop.last }}
-        {%- endfor %}
-    from numbered
+        {{ parsed }}.* exclude (parsed_no),
+        {{ parsed }}.parsed_no + coalesce(reject_offsets.rejected_so_far, 0) as record_no
+    from {{ parsed }}
+    asof left join reject_offsets
+        on reject_offsets.source_file = {{ parsed }}.source_file
+        and {{ parsed }}.parsed_no > reject_offsets.parsed_before
 {% endmacro %}

@@ -50,6 +50,12 @@ SCORE_COLUMNS = {
                    "item_speed_points_mean", "consistency_score"],
     "consistency": ["consistency_score"],
 }
+# what stg_exports__rows keeps of a Raw JSON cell (macro raw_json_column_names)
+PARSED_RAW_JSON = (
+    "raw_json_is_missing", "raw_json_is_valid", "raw_json_chars", "raw_json_problem",
+    "assistant_message_json", "data_ui_list_json", "response_time_json", "raw_error_json",
+    "execution_count", "worker_count",
+)
 FILES = {"plan_agent": ["prop_plan_a.csv", "prop_plan_b.csv"],
          "resume_agent": ["prop_resume.csv"]}
 
@@ -75,14 +81,15 @@ def warehouse(tmp_path_factory):
         assert len(found) == 1, name
         compiled[name] = found[0].read_text(encoding="utf-8")
     compiled["stg_exports__rows"], swapped = re.subn(
-        r"with records as \(.*?\n\),\s*\n\s*keyed as \(",
-        "with records as (select * from stg_exports__records),\n\nkeyed as (",
+        r"with exported as \(.*?\n\),\s*\n\s*cleaned as \(",
+        "with exported as (select * from stg_exports__records),\n\ncleaned as (",
         compiled["stg_exports__rows"], count=1, flags=re.DOTALL,
     )
     assert swapped == 1
     con = duckdb.connect(str(db))
-    columns = [r[0] for r in con.sql("describe stg_exports__rows").fetchall()
-               if r[0] not in ("reject_code", "reject_reason")]
+    stored = [r[0] for r in con.sql("describe stg_exports__rows").fetchall()]
+    columns = [c for c in stored if c not in (*PARSED_RAW_JSON, "reject_code", "reject_reason")]
+    columns = [*("parsed_no" if c == "record_no" else c for c in columns), "raw_json"]
     for (view,) in con.sql("select view_name from duckdb_views() where not internal "
                            "and schema_name = 'main'").fetchall():
         con.execute(f"drop view {view}")  # re-run below as tables
@@ -197,7 +204,7 @@ ROW = st.fixed_dictionaries({
 def load(con, columns: list[str], rows: list[dict]) -> None:
     """The generated rows as stg_exports__records: text columns, numbered per file."""
     typed = ", ".join(
-        f"{c} bigint" if c == "record_no" else f"{c} varchar" for c in columns
+        f"{c} bigint" if c == "parsed_no" else f"{c} varchar" for c in columns
     )
     con.execute(f"create or replace table stg_exports__records ({typed})")
     numbers: dict[str, int] = {}
@@ -206,7 +213,7 @@ def load(con, columns: list[str], rows: list[dict]) -> None:
         source_file = FILES[row["agent"]][min(row["file_no"], len(FILES[row["agent"]]) - 1)]
         numbers[source_file] = numbers.get(source_file, 0) + 1
         values = {**row, "source_file": source_file, "file_fingerprint": "generated",
-                  "record_no": numbers[source_file]}
+                  "parsed_no": numbers[source_file]}
         if row["agent"] != "resume_agent":
             values["track"] = None
         records.append([values.get(c) for c in columns])
@@ -267,6 +274,6 @@ def test_any_rows_are_scored_in_0_to_5_or_rejected_and_nothing_raises(warehouse,
 
 
 def test_the_rerun_models_read_no_files_themselves(warehouse):
-    # only the records CTE of stg_exports__rows (replaced by the generated rows) reads CSVs
+    # only the exported CTE of stg_exports__rows (replaced by the generated rows) reads CSVs
     _, compiled, _ = warehouse
     assert [name for name in MODELS if "read_csv" in compiled[name]] == []

@@ -22,7 +22,7 @@ rounds as (
         {{ mean_score('accuracy_score') }} as accuracy_score,
         {{ mean_score('stability_score') }} as stability_score,
         count(response_time_sec) as timed_count,
-        avg(response_time_sec) as mean_response_time_sec,
+        {{ mean_score('response_time_sec') }} as mean_response_time_sec,
         {{ mean_score('speed_points') }} as item_speed_points_mean
     from item_groups
     group by agent, source_file, round_label, track_group

@@ -21,11 +21,11 @@ sets as (
         sum(empty_count) as empty_count,
         sum(llm_count) as llm_count,
         sum(heuristic_count) as heuristic_count,
-        avg(intent_score) as intent_score,
-        avg(accuracy_score) as accuracy_score,
-        avg(stability_score) as stability_score,
-        avg(mean_response_time_sec) as mean_response_time_sec,
-        avg(item_speed_points_mean) as item_speed_points_mean
+        {{ mean_in_order('intent_score', 'round_label') }} as intent_score,
+        {{ mean_in_order('accuracy_score', 'round_label') }} as accuracy_score,
+        {{ mean_in_order('stability_score', 'round_label') }} as stability_score,
+        {{ mean_in_order('mean_response_time_sec', 'round_label') }} as mean_response_time_sec,
+        {{ mean_in_order('item_speed_points_mean', 'round_label') }} as item_speed_points_mean
     from rounds
     group by agent, source_file, track
 )

@@ -1,6 +1,6 @@
 -- SCORING §0: nothing is dropped silently. For every export file that was read, its data
--- records as Python's csv module counts them (stg_exports__files.csv_records, a count
--- independent of the DuckDB path that scores them) must equal the rows in item_scores plus
+-- records as Python counts them (stg_exports__files.csv_records, a count independent of
+-- the DuckDB path that scores them) must equal the rows in item_scores plus
 -- the rows in rejected_rows. Any row returned names a file whose rows do not add up.
 
 with files as (

@@ -15,20 +15,25 @@ It also makes the row accounting possible (SCORING §0, "nothing is dropped sile
   read through a copy with uniform CRLF endings. A file on whose record count the two still
   disagree (a quote that never closes) is refused as a whole: ambiguous_records.
 
-Cost: one csv-module pass (~190 MB/s, one core) and one DuckDB pass per file, on top of the
-read that scores it; about 4 s for 100k rows / 385 MB.
+Cost: a clean UTF-8 file is checked cheaply (a UTF-8 decode and a count of record ends by
+quote parity in Python, a count(*) probe in DuckDB; about 1 s per 100k rows / 385 MB). Only
+when those disagree or DuckDB rejects a record does the file get the full probe and the
+csv-module count (~190 MB/s, one core), which also number its rejects.
 """
 
 import codecs
 import csv
 import hashlib
 import io
+import itertools
+import operator
 import re
 from pathlib import Path
 
 import duckdb
 
 SNIFF_BYTES = 1 << 16
+CHUNK_BYTES = 1 << 24
 EXCERPT_CHARS = 300
 
 # A quoted field (only where a field starts), a record terminator outside quotes, or a
@@ -220,8 +225,67 @@ def locate_rejects(read_path: str, rejects: dict[int, dict]) -> list[dict]:
     return located
 
 
+def record_starts(lines: list[bytes], in_quotes: int) -> tuple[int, int]:
+    """(non-blank records starting on these lines, quote parity after the last line).
+
+    A line starts a record when an even number of quotes precede it (RFC 4180: an escaped
+    quote is two quotes, so it never flips the parity). C-speed: map/accumulate, no loop.
+    """
+    odd = map(operator.and_, map(bytes.count, lines, itertools.repeat(b'"')),
+              itertools.repeat(1))
+    after = list(itertools.accumulate(odd, operator.xor, initial=in_quotes))
+    before = after[:-1]
+    starts = before.count(0)
+    if lines.count(b"") or lines.count(b"\r"):  # blank lines are not records
+        starts -= sum(1 for line, quoted in zip(lines, before, strict=True)
+                      if not quoted and line in (b"", b"\r"))
+    return starts, after[-1]
+
+
+def quick_record_count(read_path: str) -> int | None:
+    """Data records of a UTF-8 file by quote parity; None when it is not valid UTF-8."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    records, in_quotes, pending = 0, 0, b""
+    with open(read_path, "rb") as handle:
+        try:
+            while chunk := handle.read(CHUNK_BYTES):
+                decoder.decode(chunk)
+                lines = (pending + chunk).split(b"\n")
+                pending = lines.pop()
+                starts, in_quotes = record_starts(lines, in_quotes)
+                records += starts
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return None
+    records += record_starts([pending], in_quotes)[0] if pending else 0
+    return max(records - 1, 0)  # the header
+
+
+def quick_check(session, read_path: str, options: str) -> tuple[int, int, dict] | None:
+    """The read check of a clean file without its costly parts, or None when the file needs
+    the full one: DuckDB rejects a record, or the two counts disagree."""
+    records = quick_record_count(read_path)
+    if records is None:
+        return None
+    scans, errors = "stg_exports__quick_scans", "stg_exports__quick_errors"
+    try:
+        # count(*) alone does not decode values, so it misses invalid UTF-8: checked above
+        parsed = session.execute(
+            f"select count(*) from read_csv({sql_text(read_path)}, {options}, "
+            f"rejects_scan = '{scans}', rejects_table = '{errors}')"
+        ).fetchall()[0][0]
+        rejected = session.execute(f"select count(*) from {errors}").fetchall()[0][0]
+    finally:
+        session.execute(f"drop table if exists {errors}")
+        session.execute(f"drop table if exists {scans}")
+    return (records, parsed, {}) if rejected == 0 and parsed == records else None
+
+
 def read_check(session, read_path: str, options: str) -> tuple[int, int, dict[int, dict]]:
     """(csv module records, DuckDB records parsed, DuckDB rejects) of one file."""
+    quick = quick_check(session, read_path, options)
+    if quick is not None:
+        return quick
     parsed, rejects = probe(session, read_path, options)
     return count_records(read_path, rejects), parsed, rejects
 
