@@ -146,3 +146,12 @@ def test_pure_python_gives_the_published_figures_on_the_real_export(rules):
     assert round(rounds["1/1"]["mean_response_time_sec"], 3) == 9.694
     assert round(rounds["2/1"]["mean_response_time_sec"], 3) == 9.418
     assert round(figures["consistency"]["consistency_score"], 4) == 3.6260
+
+
+def test_a_skipped_step_is_written_to_json_without_figures():
+    from agent_scoring.bench.cli import Step
+
+    skipped = Step(name="pure Python (csv + json)", rows=10, note="skipped").as_dict(1.5)
+    assert (skipped["wall_s"], skipped["peak_rss_mb"], skipped["ratio_to_floor"]) == (
+        None, None, None)
+    assert json.dumps(skipped)

@@ -22,12 +22,14 @@ csv-module count (~190 MB/s, one core), which also number its rejects.
 """
 
 import codecs
+import contextlib
 import csv
 import hashlib
 import io
 import itertools
 import operator
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import duckdb
@@ -261,31 +263,70 @@ def quick_record_count(read_path: str) -> int | None:
     return max(records - 1, 0)  # the header
 
 
-def quick_check(session, read_path: str, options: str) -> tuple[int, int, dict] | None:
-    """The read check of a clean file without its costly parts, or None when the file needs
-    the full one: DuckDB rejects a record, or the two counts disagree."""
-    records = quick_record_count(read_path)
-    if records is None:
-        return None
+def duckdb_counts(session, paths: list[str], options: str) -> dict[str, tuple[int, int]]:
+    """(records parsed, records rejected) per file, from ONE count(*) scan of files that
+    share read options: parallel across files, where one query per file is not."""
     scans, errors = "stg_exports__quick_scans", "stg_exports__quick_errors"
+    listed = "[" + ", ".join(sql_text(path) for path in paths) + "]"
     try:
-        # count(*) alone does not decode values, so it misses invalid UTF-8: checked above
-        parsed = session.execute(
-            f"select count(*) from read_csv({sql_text(read_path)}, {options}, "
-            f"rejects_scan = '{scans}', rejects_table = '{errors}')"
-        ).fetchall()[0][0]
-        rejected = session.execute(f"select count(*) from {errors}").fetchall()[0][0]
+        parsed = dict(session.execute(
+            f"select filename, count(*) from read_csv({listed}, {options}, filename = true, "
+            f"rejects_scan = '{scans}', rejects_table = '{errors}') group by filename"
+        ).fetchall())
+        rejected = dict(session.execute(
+            f"select scans.file_path, count(distinct errors.line) from {errors} as errors "
+            f"join {scans} as scans using (scan_id, file_id) group by scans.file_path"
+        ).fetchall())
     finally:
         session.execute(f"drop table if exists {errors}")
         session.execute(f"drop table if exists {scans}")
-    return (records, parsed, {}) if rejected == 0 and parsed == records else None
+    return {path: (parsed.get(path, 0), rejected.get(path, 0)) for path in paths}
 
 
-def read_check(session, read_path: str, options: str) -> tuple[int, int, dict[int, dict]]:
-    """(csv module records, DuckDB records parsed, DuckDB rejects) of one file."""
-    quick = quick_check(session, read_path, options)
-    if quick is not None:
-        return quick
+def quick_checks(session, planned: dict[str, str]) -> dict[str, tuple[int, int, dict]]:
+    """The read check of every clean file without its costly parts, by read path: files
+    DuckDB parses whole and whose Python count agrees. The others (missing here) get the
+    full check. `planned` maps read paths to their read options.
+
+    Python counts in a worker thread while DuckDB scans (it releases the GIL): two cores.
+    """
+    by_options: dict[str, list[str]] = {}
+    for path, options in planned.items():
+        by_options.setdefault(options, []).append(path)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        python_counts = pool.map(quick_record_count, list(planned))
+        scanned: dict[str, tuple[int, int]] = {}
+        for options, paths in by_options.items():
+            with contextlib.suppress(duckdb.Error):  # the full check names the problem
+                scanned.update(duckdb_counts(session, paths, options))
+        records = dict(zip(planned, python_counts, strict=True))
+    return {
+        path: (records[path], parsed, {})
+        for path, (parsed, rejected) in scanned.items()
+        if rejected == 0 and records[path] is not None and parsed == records[path]
+    }
+
+
+def planned_read(path: Path, columns: dict, max_line_bytes: int) -> str | None:
+    """The read options of a UTF-8 file read in place with every required column and no
+    duplicated header name, or None: the only files quick_checks() takes."""
+    with path.open("rb") as handle:
+        head = handle.read(SNIFF_BYTES)
+    if detect_encoding(head) not in ("utf-8", "utf-8-sig"):
+        return None
+    header = header_of(codecs.getincrementaldecoder("utf-8-sig")(errors="replace").decode(head))
+    required = [name for name, (_, needed) in columns.items() if needed]
+    if not any(header) or len(set(header)) < len(header) or set(required) - set(header):
+        return None
+    return read_options(mapped_columns(header, columns), max_line_bytes)
+
+
+def read_check(
+    session, read_path: str, options: str, quick: dict
+) -> tuple[int, int, dict[int, dict]]:
+    """(Python's record count, DuckDB records parsed, DuckDB rejects) of one file."""
+    if read_path in quick:
+        return quick[read_path]
     parsed, rejects = probe(session, read_path, options)
     return count_records(read_path, rejects), parsed, rejects
 
@@ -295,14 +336,16 @@ def agreed(check: tuple[int, int, dict]) -> bool:
     return records == parsed + len(rejects)
 
 
-def checked_read(session, read_path: str, original: Path, out_dir: Path, options: str):
+def checked_read(
+    session, read_path: str, original: Path, out_dir: Path, options: str, quick: dict
+):
     """Read-check a file; when DuckDB fails or disagrees with the csv module and the file's
     records end in both CRLF and LF, read-check a CRLF-normalized copy instead.
 
     Returns (path to read, read_from or None, check or None, why it cannot be read or None).
     """
     try:
-        check = read_check(session, read_path, options)
+        check = read_check(session, read_path, options, quick)
         failure = None
     except duckdb.Error as exc:
         check, failure = None, first_line(exc)
@@ -311,7 +354,7 @@ def checked_read(session, read_path: str, original: Path, out_dir: Path, options
     fixed = normalize_newlines(Path(read_path), original, out_dir)
     if fixed is not None:
         try:
-            fixed_check = read_check(session, str(fixed), options)
+            fixed_check = read_check(session, str(fixed), options, quick)
         except duckdb.Error as exc:
             fixed_check, failure = None, first_line(exc)
         if fixed_check is not None and agreed(fixed_check):
@@ -327,8 +370,20 @@ def checked_read(session, read_path: str, original: Path, out_dir: Path, options
     )
 
 
+def mapped_columns(header: list[str], columns: dict) -> list[str]:
+    """The English column name of every header name (extra_<n> for unknown ones)."""
+    known = {name: column for name, (column, _) in columns.items()}
+    return [known.get(name) or f"extra_{i + 1}" for i, name in enumerate(header)]
+
+
 def inspect_file(
-    session, path: Path, agent: str, columns: dict, transcode_dir: Path, max_line_bytes: int
+    session,
+    path: Path,
+    agent: str,
+    columns: dict,
+    transcode_dir: Path,
+    max_line_bytes: int,
+    quick: dict,
 ) -> tuple:
     """Describe one file; never raises for bad content, only records why it is unusable."""
     stat = path.stat()
@@ -360,13 +415,12 @@ def inspect_file(
         problem_code = "empty_file"
         problem = "file has no header row (blank lines or only a BOM); export it again"
     known = {name: column for name, (column, _) in columns.items()}
-    mapped = [known.get(name) for name in header]
-    column_names = [column or f"extra_{i + 1}" for i, column in enumerate(mapped)]
+    column_names = mapped_columns(header, columns)
     missing = [
         name for name, (_, required) in columns.items()
         if required and problem is None and name not in header
     ]
-    unknown = [name for name, column in zip(header, mapped, strict=True) if column is None]
+    unknown = [name for name in header if name not in known]
     duplicated = sorted({name for name in header if name and header.count(name) > 1})
     if problem is None and duplicated:
         problem_code = "duplicate_column"
@@ -382,7 +436,7 @@ def inspect_file(
         csv_records = count_records(read_path, {})
     elif problem is None:
         read_path, fixed_from, check, failure = checked_read(
-            session, read_path, path, transcode_dir, options
+            session, read_path, path, transcode_dir, options, quick
         )
         read_from = fixed_from or read_from
         if check is not None:
@@ -443,8 +497,7 @@ def reusable(row: tuple | None, agent: str, columns: dict, max_line_bytes: int) 
     if row is None or row[0] != agent or not Path(row[4]).exists():
         return False
     header, column_names, missing, options = row[9], row[10], row[11], row[13]
-    known = {name: column for name, (column, _) in columns.items()}
-    mapped = [known.get(name) or f"extra_{i + 1}" for i, name in enumerate(header)]
+    mapped = mapped_columns(header, columns)
     required = [name for name, (_, needed) in columns.items() if needed and name not in header]
     expected_options = read_options(column_names, max_line_bytes) if header else None
     return (
@@ -464,7 +517,8 @@ def model(dbt, session):
         columns_by_agent.setdefault(agent, {})[header_name] = (column_name, bool(is_required))
 
     previous = previous_inspections(session, dbt.this)
-    rows = []
+    rows: list[tuple | None] = []
+    to_inspect: list[tuple[int, Path, str, dict]] = []
     for agent, columns in sorted(columns_by_agent.items()):
         for path in sorted(input_dir.glob(f"{agent}_*.csv")):
             stat = path.stat()
@@ -472,9 +526,19 @@ def model(dbt, session):
             if reusable(earlier, agent, columns, max_line_bytes):
                 rows.append(earlier)
                 continue
-            rows.append(
-                inspect_file(session, path, agent, columns, transcode_dir, max_line_bytes)
-            )
+            to_inspect.append((len(rows), path, agent, columns))
+            rows.append(None)
+
+    planned = {
+        str(path): options
+        for _, path, _, columns in to_inspect
+        if (options := planned_read(path, columns, max_line_bytes)) is not None
+    }
+    quick = quick_checks(session, planned) if planned else {}
+    for position, path, agent, columns in to_inspect:
+        rows[position] = inspect_file(
+            session, path, agent, columns, transcode_dir, max_line_bytes, quick
+        )
 
     session.execute(
         """

@@ -99,14 +99,15 @@ class Step:
         return statistics.median(t.elapsed_s for t in self.dbt) if self.dbt else None
 
     def as_dict(self, floor_s: float | None) -> dict[str, Any]:
+        wall_s = self.wall_s if self.runs else None  # a skipped step has no runs
         return {
             "step": self.name,
             "rows": self.rows,
-            "wall_s": self.wall_s,
+            "wall_s": wall_s,
             "wall_s_runs": [run.wall_s for run in self.runs],
-            "peak_rss_mb": self.peak_rss_mb,
+            "peak_rss_mb": self.peak_rss_mb if self.runs else None,
             "dbt_elapsed_s": self.dbt_s,
-            "ratio_to_floor": self.wall_s / floor_s if floor_s else None,
+            "ratio_to_floor": wall_s / floor_s if floor_s and wall_s else None,
             "dbt": [t.as_dict() for t in self.dbt],
             "note": self.note,
         }

@@ -1,0 +1,64 @@
+"""The quick record count of stg_exports__files agrees with Python's csv module (hypothesis).
+
+A clean UTF-8 export skips the slow csv-module pass when DuckDB's count and this count
+agree, so the count must be right for any quoting: multi-line cells, escaped quotes, blank
+lines inside and between records, CRLF or LF, and records split across read chunks.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import io
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+MODEL = Path(__file__).resolve().parents[1] / "models/staging/exports/stg_exports__files.py"
+
+
+@pytest.fixture(scope="module")
+def files_model():
+    spec = importlib.util.spec_from_file_location("stg_exports__files", MODEL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+FIELD = st.lists(st.sampled_from(['a', '한', ',', '"', '""', '\n', '\r\n', ' ', '{"k": 1}']),
+                 max_size=8).map("".join)
+RECORD = st.lists(FIELD, min_size=1, max_size=4)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[
+    HealthCheck.function_scoped_fixture])
+@given(records=st.lists(RECORD, max_size=8), terminator=st.sampled_from(["\r\n", "\n"]),
+       blank_after=st.sets(st.integers(0, 8)), final_newline=st.booleans(),
+       chunk_bytes=st.sampled_from([1, 2, 3, 7, 1 << 16]))
+def test_quick_count_equals_the_csv_module_count(
+    files_model, tmp_path, monkeypatch, records, terminator, blank_after, final_newline,
+    chunk_bytes,
+):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator=terminator)
+    writer.writerow(["Item ID", "Raw JSON"])
+    for number, record in enumerate(records):
+        writer.writerow(record)
+        if number in blank_after:
+            out.write(terminator)
+    text = out.getvalue()
+    if not final_newline:
+        text = text.removesuffix(terminator)
+    path = tmp_path / "plan_agent_x.csv"
+    path.write_bytes(text.encode("utf-8"))
+    monkeypatch.setattr(files_model, "CHUNK_BYTES", chunk_bytes)
+
+    assert files_model.quick_record_count(str(path)) == files_model.count_records(str(path), {})
+
+
+def test_a_file_that_is_not_utf8_gets_no_quick_count(files_model, tmp_path):
+    path = tmp_path / "plan_agent_x.csv"
+    path.write_bytes("Item ID,질의\r\n1,채용\r\n".encode("cp949"))
+    assert files_model.quick_record_count(str(path)) is None
