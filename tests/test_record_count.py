@@ -1,4 +1,5 @@
-"""The quick record count of stg_exports__files agrees with Python's csv module (hypothesis).
+"""The quick record count (agent_scoring.record_count, used by stg_exports__files) agrees
+with Python's csv module (hypothesis).
 
 A clean UTF-8 export skips the slow csv-module pass when DuckDB's count and this count
 agree, so the count must be right for any quoting: multi-line cells, escaped quotes, blank
@@ -13,6 +14,7 @@ import io
 from pathlib import Path
 
 import pytest
+from agent_scoring import record_count
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -53,12 +55,26 @@ def test_quick_count_equals_the_csv_module_count(
         text = text.removesuffix(terminator)
     path = tmp_path / "plan_agent_x.csv"
     path.write_bytes(text.encode("utf-8"))
-    monkeypatch.setattr(files_model, "CHUNK_BYTES", chunk_bytes)
+    monkeypatch.setattr(record_count, "CHUNK_BYTES", chunk_bytes)
 
-    assert files_model.quick_record_count(str(path)) == files_model.count_records(str(path), {})
+    assert record_count.quick_record_count(str(path)) == files_model.count_records(str(path), {})
 
 
-def test_a_file_that_is_not_utf8_gets_no_quick_count(files_model, tmp_path):
+def test_a_file_that_is_not_utf8_gets_no_quick_count(tmp_path):
     path = tmp_path / "plan_agent_x.csv"
     path.write_bytes("Item ID,질의\r\n1,채용\r\n".encode("cp949"))
-    assert files_model.quick_record_count(str(path)) is None
+    assert record_count.quick_record_count(str(path)) is None
+
+
+@pytest.mark.parametrize("process_min_bytes", [0, 1 << 40])
+def test_the_counter_gives_every_file_its_count_in_processes_or_a_thread(
+    tmp_path, monkeypatch, process_min_bytes
+):
+    monkeypatch.setattr(record_count, "PROCESS_MIN_BYTES", process_min_bytes)
+    paths = []
+    for rows in range(4):
+        path = tmp_path / f"plan_agent_{rows}.csv"
+        path.write_text("Item ID,Raw JSON\r\n" + "i,\"{\"\"a\"\": 1}\"\r\n" * rows)
+        paths.append(str(path))
+    with record_count.RecordCounter(paths) as counter:
+        assert counter.results() == {path: rows for rows, path in enumerate(paths)}

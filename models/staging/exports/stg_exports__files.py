@@ -26,16 +26,13 @@ import contextlib
 import csv
 import hashlib
 import io
-import itertools
-import operator
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import duckdb
+from agent_scoring.record_count import RecordCounter
 
 SNIFF_BYTES = 1 << 16
-CHUNK_BYTES = 1 << 24
 EXCERPT_CHARS = 300
 
 # A quoted field (only where a field starts), a record terminator outside quotes, or a
@@ -227,42 +224,6 @@ def locate_rejects(read_path: str, rejects: dict[int, dict]) -> list[dict]:
     return located
 
 
-def record_starts(lines: list[bytes], in_quotes: int) -> tuple[int, int]:
-    """(non-blank records starting on these lines, quote parity after the last line).
-
-    A line starts a record when an even number of quotes precede it (RFC 4180: an escaped
-    quote is two quotes, so it never flips the parity). C-speed: map/accumulate, no loop.
-    """
-    odd = map(operator.and_, map(bytes.count, lines, itertools.repeat(b'"')),
-              itertools.repeat(1))
-    after = list(itertools.accumulate(odd, operator.xor, initial=in_quotes))
-    before = after[:-1]
-    starts = before.count(0)
-    if lines.count(b"") or lines.count(b"\r"):  # blank lines are not records
-        starts -= sum(1 for line, quoted in zip(lines, before, strict=True)
-                      if not quoted and line in (b"", b"\r"))
-    return starts, after[-1]
-
-
-def quick_record_count(read_path: str) -> int | None:
-    """Data records of a UTF-8 file by quote parity; None when it is not valid UTF-8."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    records, in_quotes, pending = 0, 0, b""
-    with open(read_path, "rb") as handle:
-        try:
-            while chunk := handle.read(CHUNK_BYTES):
-                decoder.decode(chunk)
-                lines = (pending + chunk).split(b"\n")
-                pending = lines.pop()
-                starts, in_quotes = record_starts(lines, in_quotes)
-                records += starts
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError:
-            return None
-    records += record_starts([pending], in_quotes)[0] if pending else 0
-    return max(records - 1, 0)  # the header
-
-
 def duckdb_counts(session, paths: list[str], options: str) -> dict[str, tuple[int, int]]:
     """(records parsed, records rejected) per file, from ONE count(*) scan of files that
     share read options: parallel across files, where one query per file is not."""
@@ -288,18 +249,17 @@ def quick_checks(session, planned: dict[str, str]) -> dict[str, tuple[int, int, 
     DuckDB parses whole and whose Python count agrees. The others (missing here) get the
     full check. `planned` maps read paths to their read options.
 
-    Python counts in a worker thread while DuckDB scans (it releases the GIL): two cores.
+    Python counts in other processes while DuckDB scans: on 2 cores the two overlap.
     """
     by_options: dict[str, list[str]] = {}
     for path, options in planned.items():
         by_options.setdefault(options, []).append(path)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        python_counts = pool.map(quick_record_count, list(planned))
+    with RecordCounter(list(planned)) as counter:
         scanned: dict[str, tuple[int, int]] = {}
         for options, paths in by_options.items():
             with contextlib.suppress(duckdb.Error):  # the full check names the problem
                 scanned.update(duckdb_counts(session, paths, options))
-        records = dict(zip(planned, python_counts, strict=True))
+        records = counter.results()
     return {
         path: (records[path], parsed, {})
         for path, (parsed, rejected) in scanned.items()
