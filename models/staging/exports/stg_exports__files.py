@@ -7,18 +7,19 @@ The header is parsed here, by name, so later models never depend on column order
 
 It also makes the row accounting possible (SCORING §0, "nothing is dropped silently"):
 
-* `csv_records` counts the file's data records with Python's csv module, independently of
-  the DuckDB path that scores them (the reconciliation test compares the two).
-* A DuckDB probe reads the file with exactly the options `stg_exports__records` will use
+* `csv_records` counts the file's data records in Python, independently of the DuckDB path
+  that scores them (the reconciliation test compares the two).
+* A DuckDB probe reads the file with exactly the options `stg_exports__rows` will use
   (`read_options`) and keeps the records DuckDB cannot parse (`csv_rejects`, with their
   line numbers). A file whose records end in both CRLF and LF (DuckDB refuses those) is
   read through a copy with uniform CRLF endings. A file on whose record count the two still
   disagree (a quote that never closes) is refused as a whole: ambiguous_records.
 
-Cost: a clean UTF-8 file is checked cheaply (a UTF-8 decode and a count of record ends by
-quote parity in Python, a count(*) probe in DuckDB; about 1 s per 100k rows / 385 MB). Only
-when those disagree or DuckDB rejects a record does the file get the full probe and the
-csv-module count (~190 MB/s, one core), which also number its rejects.
+Cost: clean UTF-8 files are checked cheaply: one count(*) scan in DuckDB per group of files
+sharing a header, while worker processes validate UTF-8 and count record ends by quote
+parity (agent_scoring.record_count); about 8 s for 1M rows / 3.7 GB on 2 cores. Only a file
+where those disagree or DuckDB rejects a record gets the full probe and the csv-module count
+(~190 MB/s, one core), which also number its rejects.
 """
 
 import codecs
@@ -146,7 +147,7 @@ def read_options(column_names: list[str], max_line_bytes: int) -> str:
 
 
 def probe(session, read_path: str, options: str) -> tuple[int, dict[int, dict]]:
-    """Parse the file as stg_exports__records will: (records parsed, rejects by DuckDB line).
+    """Parse the file as stg_exports__rows will: (records parsed, rejects by DuckDB line).
 
     DuckDB's reject `line` counts the header, records and blank lines (not the lines inside
     quoted cells); `line_byte_position` is where the record starts. Every column is
