@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from agent_scoring.bench.generate import failure_payload
+
 SEED = 20260305
 ROOT = Path(__file__).resolve().parents[1]
 OUT_DIR = ROOT / "docs" / "test-result"
@@ -172,18 +174,7 @@ def success_raw(
 
 
 def failure_raw(reply: Reply, conversation_id: str) -> Json:
-    """The real failure shape: error text, nulls for the message, the UI list and the time."""
-    return {
-        "assistantMessage": None,
-        "dataUIList": None,
-        "guideList": None,
-        "executionProcesses": [],
-        "worker": [],
-        "workerMsMap": {},
-        "conversationId": conversation_id,
-        "responseTimeSec": reply.seconds,
-        "error": reply.error,
-    }
+    return failure_payload(reply.error, reply.seconds, conversation_id)
 
 
 def raw_json_cell(raw: Json, truncate: bool) -> str:

@@ -177,23 +177,25 @@ def _raw_cell(row: TemplateRow, factor: float, conversation: str) -> tuple[str, 
     return "".join(parts), new_seconds
 
 
+def failure_payload(error: str, seconds: float | None, conversation: str) -> dict[str, Any]:
+    """The real failure shape (SCORING §1): nulls for the message, the UI list and the
+    guides, the error in Raw JSON only. The bundled samples and fixtures use it too."""
+    return {
+        "assistantMessage": None,
+        "dataUIList": None,
+        "guideList": None,
+        "executionProcesses": [],
+        "worker": [],
+        "workerMsMap": {},
+        "conversationId": conversation,
+        "responseTimeSec": seconds,
+        "error": error,
+    }
+
+
 def _fault_cell(kind: str, row: TemplateRow, factor: float, conversation: str) -> str:
     if kind == "timeout":
-        # The real timeout shape (SCORING §1): nulls everywhere, the error in Raw JSON only.
-        return json.dumps(
-            {
-                "assistantMessage": None,
-                "dataUIList": None,
-                "guideList": None,
-                "executionProcesses": [],
-                "worker": [],
-                "workerMsMap": {},
-                "conversationId": conversation,
-                "responseTimeSec": None,
-                "error": TIMEOUT_ERROR,
-            },
-            ensure_ascii=False,
-        )
+        return json.dumps(failure_payload(TIMEOUT_ERROR, None, conversation), ensure_ascii=False)
     # An empty reply: the agent answered in time but said nothing and showed nothing.
     raw = dict(row.raw or {"guideList": [], "executionProcesses": [], "worker": []})
     raw.update(assistantMessage="", dataUIList=[], conversationId=conversation, error="")
