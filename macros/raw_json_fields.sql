@@ -1,20 +1,25 @@
-{% macro raw_json_type(raw_json) -%}
-    {#- The JSON type of the whole cell (OBJECT, ARRAY, VARCHAR, ...), null when not JSON. -#}
-    case when json_valid({{ raw_json }}) then json_type({{ raw_json }}) end
-{%- endmacro %}
-
-{% macro raw_json_extract(raw_json, raw_json_type) -%}
+{% macro raw_json_extract(raw_json) -%}
     {#-
         ONE parse of the cell for every field the agents need: a list-of-paths json_extract
         is several times faster than one ->> per field. Malformed JSON would abort the whole
-        query, so anything that is not a JSON object is never extracted.
+        query, so try() turns it into null; any other JSON value gives a list (of nulls when
+        it is not an object).
+    -#}
+    try(json_extract({{ raw_json }}, [
+        '$.assistantMessage', '$.dataUIList', '$.responseTimeSec',
+        '$.error', '$.executionProcesses', '$.worker'
+    ]))
+{%- endmacro %}
+
+{% macro raw_json_type(raw_json, raw_fields) -%}
+    {#-
+        The JSON type of the whole cell (OBJECT, ARRAY, VARCHAR, ...), null when not JSON.
+        A cell that has one of the fields is an object; only the rest is parsed again.
     -#}
     case
-        when {{ raw_json_type }} = 'OBJECT'
-            then json_extract({{ raw_json }}, [
-                '$.assistantMessage', '$.dataUIList', '$.responseTimeSec',
-                '$.error', '$.executionProcesses', '$.worker'
-            ])
+        when {{ raw_fields }} is null then null
+        when list_count({{ raw_fields }}) > 0 then 'OBJECT'
+        else json_type({{ raw_json }})
     end
 {%- endmacro %}
 
@@ -24,7 +29,7 @@
         fields the agents score, as JSON. The multi-kB text itself is not stored anywhere.
     -#}
     {{ raw_json }} is null as raw_json_is_missing,
-    {{ raw_fields }} is not null as raw_json_is_valid,
+    coalesce({{ raw_json_type }} = 'OBJECT', false) as raw_json_is_valid,
     length({{ raw_json }}) as raw_json_chars,
     {{ raw_json_problem(raw_json, raw_json_type) }} as raw_json_problem,
     {{ raw_fields }}[1] as assistant_message_json,

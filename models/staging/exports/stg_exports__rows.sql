@@ -22,25 +22,25 @@ cleaned as (
     from exported
 ),
 
-json_typed as (
-    select
-        *,
-        {{ raw_json_type('raw_json') }} as raw_json_type
-    from cleaned
-),
-
 json_extracted as (
     select
         *,
-        {{ raw_json_extract('raw_json', 'raw_json_type') }} as raw_fields
-    from json_typed
+        {{ raw_json_extract('raw_json') }} as raw_fields
+    from cleaned
+),
+
+json_typed as (
+    select
+        *,
+        {{ raw_json_type('raw_json', 'raw_fields') }} as raw_json_type
+    from json_extracted
 ),
 
 parsed as (
     select
         * exclude (raw_json, raw_json_type, raw_fields),
         {{ raw_json_columns('raw_json', 'raw_json_type', 'raw_fields') }}
-    from json_extracted
+    from json_typed
 ),
 
 records as (
