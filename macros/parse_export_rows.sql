@@ -1,33 +1,33 @@
 {% macro parse_export_rows(source, extra_columns=[]) %}
     {#-
-        The staging every export shares: missing-value cleaning, casts, round parsing and the
-        Raw JSON fields typed (SCORING §0-§1; stg_exports__rows parsed each cell once).
-        `source` is a CTE of read_export_rows(); columns an agent does not export arrive as
-        nulls. `extra_columns` are agent-specific text columns carried through cleaned (e.g.
-        resume's Track).
+        The staging every export shares: casts, round parsing and the Raw JSON fields typed
+        (SCORING §0-§1; stg_exports__rows already made missing values null and parsed each
+        cell once). `source` is a CTE of read_export_rows(); columns an agent does not export
+        arrive as nulls. `extra_columns` are agent-specific text columns carried through
+        (e.g. resume's Track).
     -#}
-    with cleaned as (
+    with selected as (
         select
             source_file,
             file_fingerprint,
             record_no,
-            {{ clean_text('run_id') }} as run_id,
-            {{ clean_text('item_id') }} as item_id,
-            try_cast({{ clean_text('ordinal') }} as integer) as ordinal,
-            {{ clean_text('query_id') }} as query_id,
-            {{ clean_text('query_text') }} as query_text,
-            {{ clean_text('expected_result') }} as expected_result,
-            {{ clean_text('category') }} as category,
-            trim({{ clean_text('round_label') }}) as round_label,
-            try_cast({{ clean_text('executed_at') }} as timestamp) as executed_at,
-            {{ clean_text('response_text') }} as response_text,
-            {{ clean_text('error_text') }} as error_text,
-            {{ clean_text('llm_status') }} as llm_status,
-            {{ clean_text('llm_model') }} as llm_model,
-            {{ clean_text('llm_score') }} as llm_score_text,
-            {{ clean_text('llm_comment') }} as llm_comment,
+            run_id,
+            item_id,
+            try_cast(ordinal as integer) as ordinal,
+            query_id,
+            query_text,
+            expected_result,
+            category,
+            trim(round_label) as round_label,
+            try_cast(executed_at as timestamp) as executed_at,
+            response_text,
+            error_text,
+            llm_status,
+            llm_model,
+            llm_score as llm_score_text,
+            llm_comment,
             {%- for column in extra_columns %}
-            {{ clean_text(column) }} as {{ column }},
+            {{ column }},
             {%- endfor %}
             raw_json_is_missing,
             raw_json_is_valid,
@@ -77,7 +77,7 @@
             {{ json_text('raw_error_json') }} as raw_error,
             execution_count,
             worker_count
-        from cleaned
+        from selected
     )
 
     select

@@ -45,9 +45,9 @@ rule_rejects as (
         null::bigint as line_no,
         reject_code,
         reject_reason,
-        {{ clean_text('item_id') }} as item_id,
-        {{ clean_text('query_id') }} as query_id,
-        {{ clean_text('round_label') }} as round_label,
+        item_id,
+        query_id,
+        round_label,
         null::varchar as excerpt
     from {{ ref('stg_exports__rows') }}
     where reject_code is not null

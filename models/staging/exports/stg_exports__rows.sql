@@ -18,7 +18,12 @@ with exported as (
 ),
 
 cleaned as (
-    select * replace ({{ clean_text('raw_json') }} as raw_json)
+    -- missing values ('', spaces, nan/None/null) become null here, once, for every model after
+    select * replace (
+        {%- for column in text_columns + ['raw_json'] %}
+        {{ clean_text(column) }} as {{ column }}{{ "," if not loop.last }}
+        {%- endfor %}
+    )
     from exported
 ),
 
@@ -50,14 +55,10 @@ records as (
 keyed as (
     select
         *,
-        trim({{ clean_text('item_id') }}) as item_key,
-        trim({{ clean_text('query_id') }}) as query_key,
-        trim({{ clean_text('round_label') }}) as round_key,
-        raw_json_is_missing and coalesce(
-            {%- for column in text_columns %}
-            {{ clean_text(column) }}{{ "," if not loop.last }}
-            {%- endfor %}
-        ) is null as is_blank
+        trim(item_id) as item_key,
+        trim(query_id) as query_key,
+        trim(round_label) as round_key,
+        raw_json_is_missing and coalesce({{ text_columns | join(', ') }}) is null as is_blank
     from records
 ),
 
