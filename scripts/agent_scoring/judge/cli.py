@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 import sys
-from contextlib import nullcontext
+import threading
+from contextlib import contextmanager, nullcontext
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlparse
@@ -118,6 +120,22 @@ LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
     help="Corrective re-asks after a reply that is not a valid verdict.",
 )
 @click.option(
+    "--stop-after-failures",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Stop when this many questions in a row fail the same way (0: never); the rest are "
+    "reported as not judged.",
+)
+@click.option(
+    "--structured-output",
+    type=click.Choice(["auto", "on", "off"]),
+    default="auto",
+    show_default=True,
+    help="Send the verdict's JSON schema as response_format: auto stops sending it once "
+    "the server refuses it; the reply is parsed either way.",
+)
+@click.option(
     "--max-docs",
     type=click.IntRange(min=0),
     default=DEFAULT_MAX_DOCS,
@@ -163,6 +181,8 @@ def judge(
     max_retries: int,
     backoff_s: float,
     verdict_retries: int,
+    stop_after_failures: int,
+    structured_output: str,
     max_docs: int,
     max_doc_chars: int,
     cache_path: Path | None,
@@ -173,7 +193,11 @@ def judge(
     evaluation_report_<dataset suffix>_<YYYYMMDD_HHMMSS>.json into the input directory.
 
     Each ANSWERS line: {"question_id", "answer", "retrieved_docs": [{"content", "metadata"}],
-    "retrieved_docs_count", "retrieval_time_ms", "filter_applied", "error"}."""
+    "retrieved_docs_count", "retrieval_time_ms", "filter_applied", "error"}.
+
+    Exit status 0 when every question got a verdict (or a chatbot error), 1 when any did
+    not (the report is written all the same, marked "complete": false), 130 on Ctrl-C (the
+    verdicts that arrived are kept in a partial report)."""
     try:
         data = load_dataset(dataset)
         answered = load_answers(answers)
@@ -200,6 +224,7 @@ def judge(
             temperature=temperature,
             seed=seed,
             max_tokens=max_tokens,
+            structured_output=structured_output,
         )
         chosen = OpenAIJudge(ChatClient(config), verdict_retries=verdict_retries)
 
@@ -210,9 +235,11 @@ def judge(
         cache = VerdictCache(cache_path or default_cache_path()) if use_cache else None
     except CacheError as exc:
         raise click.ClickException(str(exc)) from None
+    interrupted = threading.Event()
     with (
         cache or nullcontext(),
         click.progressbar(length=len(data.questions), label="judging", file=sys.stderr) as bar,
+        _ctrl_c_sets(interrupted),
     ):
         try:
             judged, stats = run(
@@ -224,6 +251,8 @@ def judge(
                 cache=cache,
                 concurrency=concurrency,
                 progress=bar.update,
+                stop_after_failures=stop_after_failures,
+                interrupt=interrupted,
             )
         except FatalJudgeError as exc:
             raise click.ClickException(f"judge stopped: {exc}") from None
@@ -242,12 +271,46 @@ def judge(
     target = write_report(
         report, out_dir or default_input_dir(), report_tag(data.version, dataset), datetime.now()
     )
+    if interrupted.is_set():
+        click.echo(
+            f"interrupted: {stats.judged + stats.cached} of {stats.questions} questions have a "
+            f"verdict; partial report {target} (complete: false)",
+            err=True,
+        )
+        sys.exit(130)
     click.echo(_summary(stats), err=True)
     demo = " (demo: offline keyword judge)" if chosen.demo else ""
     click.echo(
         f"{target}: {report['passed_questions']}/{report['total_questions']} passed, "
         f"{len(report['error_questions'])} error(s){demo}"
     )
+    if not report["complete"]:
+        why = f" ({stats.stopped})" if stats.stopped else ""
+        raise click.ClickException(
+            f"incomplete: {stats.unjudged} question(s) without a verdict{why}; the report is "
+            "marked complete: false"
+        )
+
+
+@contextmanager
+def _ctrl_c_sets(event: threading.Event):
+    """While judging, Ctrl-C only sets `event`: the run stops at its next step and writes
+    what arrived, instead of a KeyboardInterrupt tearing through whatever line was running.
+    A second Ctrl-C interrupts as usual."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals reach the main thread only (e.g. a test runner's worker)
+        return
+
+    def handle(signum, frame):
+        if event.is_set():
+            signal.default_int_handler(signum, frame)
+        event.set()
+
+    previous = signal.signal(signal.SIGINT, handle)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _require_base_url(base_url: str | None) -> str:
@@ -274,9 +337,10 @@ def _summary(stats: RunStats) -> str:
     line = (
         f"judge: {stats.questions} questions: {stats.judged} judged, {stats.cached} cached, "
         f"{stats.judge_errors} failed, {stats.answer_errors} answer error(s), "
-        f"{stats.missing_answers} without answer; {stats.requests} request(s), "
+        f"{stats.missing_answers} without answer, {stats.not_judged} not judged; "
+        f"{stats.requests} request(s), "
         f"{stats.http_retries} HTTP retr{'y' if stats.http_retries == 1 else 'ies'}, "
-        f"{stats.invalid_replies} invalid verdict(s) re-asked"
+        f"{stats.invalid_replies} invalid verdict(s) of which {stats.reasks} re-asked"
     )
     if stats.usage.reported:
         line += (

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_scoring.judge.text import clean_all
+
 
 class InputError(Exception):
     """A problem in an input file that the user fixes in that file."""
@@ -79,7 +81,7 @@ def load_answers(path: Path) -> dict[str, Answer]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = clean_all(json.loads(line))
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}: line {number} is not valid JSON ({exc.msg})") from None
         if not isinstance(record, dict):
@@ -140,7 +142,7 @@ def _number(value: Any) -> float | None:
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig"))
+        return clean_all(json.loads(path.read_text(encoding="utf-8-sig")))
     except FileNotFoundError:
         raise InputError(f"{path}: dataset file not found") from None
     except UnicodeDecodeError:

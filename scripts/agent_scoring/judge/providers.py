@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from agent_scoring.judge.client import ChatClient, ChatError, ChatFatalError, Usage
 from agent_scoring.judge.inputs import Answer
 from agent_scoring.judge.prompts import Prompt
-from agent_scoring.judge.verdict import Verdict, VerdictError, parse_verdict
+from agent_scoring.judge.verdict import VERDICT_SCHEMA, Verdict, VerdictError, parse_verdict
 
 # Said to the judge after a reply that was not a valid verdict, with the reason appended.
 CORRECTION = (
@@ -27,7 +27,8 @@ class Outcome:
     error: str | None = None
     requests: int = 0
     http_retries: int = 0
-    invalid_replies: int = 0
+    invalid_replies: int = 0  # replies that held no valid verdict
+    reasks: int = 0  # corrections actually sent (the last invalid reply is not re-asked)
     usage: Usage = field(default_factory=Usage)
     cached: bool = False
 
@@ -64,7 +65,7 @@ class OpenAIJudge:
         reason = ""
         for _ in range(self.verdict_retries + 1):
             try:
-                reply = self.client.complete(messages)
+                reply = self.client.complete(messages, response_format=VERDICT_SCHEMA)
             except ChatFatalError as exc:
                 raise FatalJudgeError(str(exc)) from None
             except ChatError as exc:
@@ -81,6 +82,9 @@ class OpenAIJudge:
             except VerdictError as exc:
                 reason = str(exc)
                 outcome.invalid_replies += 1
+                if outcome.invalid_replies > self.verdict_retries:
+                    break
+                outcome.reasks += 1
                 # Show the judge its own reply and what was wrong: cheaper and more reliable
                 # than starting over with the same prompt.
                 messages = [

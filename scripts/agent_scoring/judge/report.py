@@ -3,7 +3,8 @@
 Top-level and per-result keys, their order and the judge block are those of the real reports
 (2025-12-11 layout, which added `pass_rate` and `overall_score`), so the warehouse's RAG models
 read this file unchanged. Added top-level keys only: `judge_provider`, `judge_model`, `demo`,
-`prompt_version`, `dataset_file`, `answers_file`, `error_questions`, `judge_stats`.
+`prompt_version`, `dataset_file`, `answers_file`, `error_questions`, `complete`,
+`not_judged_questions`, `stopped`, `judge_stats`.
 
 Scoring is the warehouse rule (SCORING §4), checked against every result of both real
 reports: overall = max(0, (f + r + c) / 15 − 0.2 × hallucination), stored rounded to 3
@@ -127,6 +128,15 @@ def build_report(
         "dataset_file": dataset_file,
         "answers_file": answers_file,
         "error_questions": [r["question_id"] for r in results if r["error"]],
+        # False when a question has no verdict for a reason of the run (judge error, no
+        # answer, the run stopped): the warehouse then never takes it as a complete run.
+        "complete": stats.unjudged == 0,
+        "not_judged_questions": [
+            item.question["id"] for item in judged
+            if item.outcome.verdict is None
+            and not (item.answer is not None and item.answer.error)
+        ],
+        "stopped": stats.stopped,
         "judge_stats": stats.to_dict(),
     }
 

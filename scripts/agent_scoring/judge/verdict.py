@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from agent_scoring.judge.text import clean
+
 
 class VerdictError(ValueError):
     """The reply holds no valid verdict; the message says what is wrong, for the judge."""
@@ -35,28 +37,84 @@ SCORE_KEYS = ("faithfulness", "relevance", "completeness")
 FLAG_KEYS = ("hallucination_detected", "behavior_correct")
 REQUIRED_KEYS = (*SCORE_KEYS, *FLAG_KEYS, "reasoning")
 
-_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
+# Reasoning models (vLLM/Qwen/DeepSeek style) think aloud before the answer, drafts included.
+_REASONING = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
+_UNCLOSED_START = re.compile(r"^\s*<(think|thinking|reasoning)>", re.IGNORECASE)
+_CLOSING = re.compile(r"</(?:think|thinking|reasoning)>", re.IGNORECASE)
+
+# The verdict as a JSON schema, sent as response_format where the server takes it.
+VERDICT_SCHEMA: dict[str, Any] = {
+    "type": "json_schema",
+    "json_schema": {
+        "name": "rag_judge_verdict",
+        "strict": True,
+        "schema": {
+            "type": "object",
+            "properties": {
+                **{key: {"type": "integer", "minimum": 1, "maximum": 5} for key in
+                   ("faithfulness", "relevance", "completeness")},
+                "hallucination_detected": {"type": "boolean"},
+                "behavior_correct": {"type": "boolean"},
+                "reasoning": {"type": "string"},
+            },
+            "required": ["faithfulness", "relevance", "completeness",
+                         "hallucination_detected", "behavior_correct", "reasoning"],
+            "additionalProperties": False,
+        },
+    },
+}
 
 
 def parse_verdict(text: str) -> Verdict:
-    return validate(extract_json(text))
+    """The final verdict of a reply: reasoning blocks are set aside, then the last object
+    that is a valid verdict wins (a model may draft one and correct it)."""
+    candidates = json_objects(final_answer(text))
+    for candidate in reversed(candidates):
+        try:
+            return validate(candidate)
+        except VerdictError:
+            continue
+    if candidates:
+        validate(candidates[-1])  # raises with the reason of the last one
+    raise VerdictError("no JSON object found in the reply")
+
+
+def final_answer(text: str) -> str:
+    """The reply without its reasoning: <think>…</think> blocks removed; an unclosed block
+    at the start (a cut-off reply) leaves nothing but what follows its last closing tag."""
+    answer = _REASONING.sub("", text or "")
+    if _UNCLOSED_START.match(answer):
+        closings = list(_CLOSING.finditer(answer))
+        answer = answer[closings[-1].end():] if closings else ""
+    answer = answer.strip()
+    if not answer:
+        raise VerdictError(
+            "the reply holds only reasoning, no final answer" if (text or "").strip()
+            else "the reply is empty"
+        )
+    return answer
 
 
 def extract_json(text: str) -> dict[str, Any]:
-    """The verdict object from plain JSON, a fenced block, or the first balanced {...}."""
-    stripped = (text or "").strip()
-    if not stripped:
-        raise VerdictError("the reply is empty")
-    candidates = [stripped, *(m.group(1).strip() for m in _FENCE.finditer(stripped))]
-    candidates += list(_balanced_objects(stripped))
-    for candidate in candidates:
+    """The last JSON object of a reply (plain, fenced or inside text); see parse_verdict."""
+    found = json_objects(final_answer(text))
+    if not found:
+        raise VerdictError("no JSON object found in the reply")
+    return found[-1]
+
+
+def json_objects(text: str) -> list[dict[str, Any]]:
+    """Every top-level JSON object in the text (plain, fenced or between words), in the
+    order they appear."""
+    found = []
+    for candidate in _balanced_objects(text):
         try:
             value = json.loads(candidate)
         except json.JSONDecodeError:
             continue
         if isinstance(value, dict):
-            return value
-    raise VerdictError("no JSON object found in the reply")
+            found.append(value)
+    return found
 
 
 def validate(data: dict[str, Any]) -> Verdict:
@@ -68,7 +126,8 @@ def validate(data: dict[str, Any]) -> Verdict:
     reasoning = data["reasoning"]
     if not isinstance(reasoning, str) or not reasoning.strip():
         raise VerdictError("reasoning must be a non-empty string")
-    return Verdict(**scores, **flags, reasoning=reasoning.strip())
+    # a JSON escape such as \ud83d decodes to a lone surrogate, which nothing can store
+    return Verdict(**scores, **flags, reasoning=clean(reasoning.strip()))
 
 
 def _score(key: str, value: Any) -> int:
