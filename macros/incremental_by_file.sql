@@ -1,22 +1,36 @@
 {#-
-    Incremental builds keyed by source file (issue: a new export must not re-parse the past).
+    Incremental builds keyed by source file (a new export must not re-parse the past).
     A model materialized incremental with strategy 'append' stores `file_fingerprint` on
-    every row: the file's size and mtime when it was read, plus the fingerprint of the
-    scoring rules (seeds and vars) it was scored with. An incremental run processes only
-    files whose current fingerprint it has not stored - so editing a rule re-scores every
-    file - and its post-hook deletes the rows of files that changed or disappeared.
+    every row: the file's size and mtime when it was read, plus the fingerprint of the rules
+    it was scored with (the `agents` model computes them once per build). An incremental run
+    processes only files whose current fingerprint it has not stored, and its post-hook
+    deletes the rows of files that changed or disappeared. Rules have a scope:
+    - 'agent' (default): the shared rules and those of the file's own agent, so editing one
+      agent's rules or adding an agent re-scores only that agent's files;
+    - 'read': only what reading a file depends on (stg_exports__rows: the export dictionary,
+      the CSV limits and the reading code), so tuning a scoring rule never re-reads a file.
     `dbt build --full-refresh` rebuilds everything.
 -#}
+
+{% macro current_file_fingerprints() -%}
+    {#- Per readable source file: the fingerprint this model stores for it now. -#}
+    {%- set rules = 'read_rules_fingerprint' if config.get('rules_scope') == 'read'
+        else 'rules_fingerprint' -%}
+    select files.source_file, files.fingerprint || '|' || agents.{{ rules }} as file_fingerprint
+    from {{ ref('stg_exports__files') }} as files
+    inner join {{ ref('agents') }} as agents on agents.agent = files.agent
+{%- endmacro %}
+
 
 {% macro files_to_refresh() -%}
     {#- Source files (a subquery) whose current fingerprint this model has not stored. -#}
     (
-        select files.source_file
-        from {{ ref('stg_exports__files') }} as files
+        select current_files.source_file
+        from ({{ current_file_fingerprints() }}) as current_files
         where not exists (
             select 1 from {{ this }} as stored
-            where stored.source_file = files.source_file
-                and stored.file_fingerprint = {{ current_fingerprint('files.fingerprint') }}
+            where stored.source_file = current_files.source_file
+                and stored.file_fingerprint = current_files.file_fingerprint
         )
     )
 {%- endmacro %}
@@ -34,51 +48,25 @@
 
 
 {% macro delete_stale_file_rows() -%}
-    {#- Post-hook: drop rows read from a file version that is no longer in the input. -#}
+    {#- Post-hook: drop rows read from a file version or under rules no longer current. -#}
     delete from {{ this }} as stored
     where not exists (
-        select 1 from {{ ref('stg_exports__files') }} as files
-        where files.source_file = stored.source_file
-            and {{ current_fingerprint('files.fingerprint') }} = stored.file_fingerprint
+        select 1 from ({{ current_file_fingerprints() }}) as current_files
+        where current_files.source_file = stored.source_file
+            and current_files.file_fingerprint = stored.file_fingerprint
     )
 {%- endmacro %}
 
 
-{% macro current_fingerprint(file_fingerprint) -%}
-    {{ file_fingerprint }} || '|{{ rules_fingerprint() }}'
-{%- endmacro %}
-
-
-{% macro rules_fingerprint() -%}
-    {#- md5 of every seed and var the per-file models score with: a change re-scores all. -#}
-    {%- set seeds = [
-        ref('export_columns'), ref('check_key_aliases'), ref('check_paths'),
-        ref('resume_partial_phrases'), ref('resume_track_rubrics'),
-    ] -%}
-    {%- if not execute -%}
-        {{ return('') }}
-    {%- endif -%}
-    {%- set parts = [
-        tojson(var('speed_rubrics')), tojson(var('llm_failed_statuses')),
-        var('csv_max_line_bytes') | string,
-    ] -%}
-    {%- for seed in seeds -%}
-        {%- set digest = run_query(
-            "select coalesce(md5(string_agg(t::varchar, '|' order by t::varchar)), '') from "
-            ~ seed ~ " as t"
-        ) -%}
-        {%- do parts.append(digest.columns[0].values()[0]) -%}
-    {%- endfor -%}
-    {{ return(local_md5(parts | join('/'))) }}
-{%- endmacro %}
-
-
-{% macro config_incremental_by_file() -%}
-    {#- The config every per-file model shares; call it at the top of the model. -#}
+{% macro config_incremental_by_file(rules_scope='agent') -%}
+    {#- The config every per-file model shares; call it at the top of the model.
+        A column change is a code change, which changes the fingerprint: every file is
+        re-scored and the post-hook drops the old rows, so syncing columns is safe. -#}
     {{ config(
         materialized='incremental',
         incremental_strategy='append',
-        on_schema_change='fail',
+        on_schema_change='sync_all_columns',
+        rules_scope=rules_scope,
         post_hook="{{ delete_stale_file_rows() }}",
     ) }}
 {%- endmacro %}

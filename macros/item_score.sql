@@ -15,16 +15,35 @@
     end::double
 {%- endmacro %}
 
-{% macro item_score_columns() -%}
+{% macro usable_llm(column) -%}
+    case when {{ llm_score_usable(column) }} then {{ column }} end
+{%- endmacro %}
+
+{% macro item_score_columns(llm_replaces=['intent', 'accuracy']) -%}
     {#-
-        The score columns every agent's item model ends with, from its `status`, `llm_score`,
-        `heuristic_score`, `response_time_sec` and `speed_rubric` (SCORING §2.3, §2.5, §3).
+        The score columns every agent's item model ends with, from its `status`,
+        `heuristic_score`, `response_time_sec`, `speed_rubric` and the row's LLM scores
+        (SCORING §2.3, §2.5, §3). Per metric, the gate first (error/empty: 0), then a usable
+        LLM score for that metric (the platform's per-metric columns; for intent and accuracy
+        the older single LLM 점수 too, for the metrics in `llm_replaces`), then the rule.
+        Each metric records where its figure came from: gate, llm, heuristic (the rule) or
+        none.
     -#}
-    {{ score_source('status', 'llm_score', 'heuristic_score') }} as score_source,
-    {{ item_score('status', 'llm_score', 'heuristic_score') }} as intent_score,
-    {{ item_score('status', 'llm_score', 'heuristic_score') }} as accuracy_score,
-    case when status in ('error', 'empty') then 0 else 5 end as stability_score,
+    {%- set old = 'llm_score' -%}
+    {%- set intent_llm = 'coalesce(llm_intent_score, ' ~ (old if 'intent' in llm_replaces else 'null') ~ ')' -%}
+    {%- set accuracy_llm = 'coalesce(llm_accuracy_score, ' ~ (old if 'accuracy' in llm_replaces else 'null') ~ ')' -%}
+    {%- set speed_band = speed_points('response_time_sec', 'speed_rubric') -%}
+    {{ score_source('status', intent_llm, 'heuristic_score') }} as score_source,
+    {{ item_score('status', intent_llm, 'heuristic_score') }} as intent_score,
+    {{ score_source('status', accuracy_llm, 'heuristic_score') }} as accuracy_source,
+    {{ item_score('status', accuracy_llm, 'heuristic_score') }} as accuracy_score,
+    case when status in ('error', 'empty') then 'gate'
+        when llm_stability_score is not null then 'llm' else 'heuristic' end as stability_source,
+    case when status in ('error', 'empty') then 0
+        else coalesce(llm_stability_score, 5) end as stability_score,
     response_time_sec,
     speed_rubric,
-    {{ speed_points('response_time_sec', 'speed_rubric') }} as speed_points
+    case when llm_speed_score is not null then 'llm'
+        when response_time_sec is not null then 'heuristic' else 'none' end as speed_source,
+    coalesce(llm_speed_score, {{ speed_band }}) as speed_points
 {%- endmacro %}

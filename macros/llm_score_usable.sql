@@ -1,9 +1,11 @@
-{% macro llm_score_usable(score, status) -%}
-    {#- SCORING §2.3.4: a recorded LLM 점수 in [0, 5] whose LLM 상태 is not a failure. -#}
+{% macro llm_score_usable(score, status_class='llm_status_class') -%}
+    {#-
+        SCORING §2.3.4: an LLM score is used when it is a number in [0, 5] and LLM 상태 does
+        not say the LLM grading failed (`status_class`: seeds/llm_statuses.csv's meaning of
+        the row's LLM 상태; unknown and not_evaluated are no failure).
+    -#}
     (
         {{ score }} between 0 and 5
-        and coalesce(lower(trim({{ status }})), '') not in (
-            {%- for s in var('llm_failed_statuses') %}'{{ s }}'{{ ", " if not loop.last }}{% endfor -%}
-        )
+        and coalesce({{ status_class }}, 'not_evaluated') <> 'failed'
     )
 {%- endmacro %}

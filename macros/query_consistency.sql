@@ -1,9 +1,10 @@
-{% macro query_consistency(items, partition_by) %}
+{% macro query_consistency(items, partition_by, score_column='intent_score') %}
     {#-
         SCORING §2.4: per partition and Query ID, a Query ID is eligible with two or more
         scored rounds; it is consistent when no two of its rounds disagree on pass
-        (intent >= var('consistency_pass_score')). The rounds are paired by a self-join, which
+        (score >= var('consistency_pass_score')). The rounds are paired by a self-join, which
         for exactly two rounds is the seeds' both-pass / both-fail / mismatch rule.
+        `score_column` is the score a round passes on (intent unless the agent says otherwise).
     -#}
     {%- set keys = partition_by | join(', ') -%}
     with queries as (
@@ -17,9 +18,9 @@
             {{ keys }},
             query_id,
             round_label,
-            bool_and(intent_score >= {{ var('consistency_pass_score') }}) as passed
+            bool_and({{ score_column }} >= {{ var('consistency_pass_score') }}) as passed
         from {{ items }}
-        where query_id is not null and intent_score is not null
+        where query_id is not null and {{ score_column }} is not null
         group by all
     ),
 

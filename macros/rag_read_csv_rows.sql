@@ -5,6 +5,7 @@
         file). Optional columns are then simply absent keys; no file → an empty select.
     -#}
     {%- set files = rag_input_files(pattern) -%}
+    {{- rag_input_files_comment(files) }}
     {%- if files | length == 0 %}
         select
             null::varchar as source_file,
@@ -18,7 +19,7 @@
             row_number() over () as row_no,
             to_json(rows) as row_json
         from read_csv(
-            '{{ f | replace("'", "''") }}',
+            {{ sql_string(f[0]) }},
             header = true,
             all_varchar = true,
             filename = true

@@ -6,6 +6,7 @@
         holds; a key a file lacks reads as null. No file → an empty select of the same shape.
     -#}
     {%- set files = rag_input_files(pattern) -%}
+    {{- rag_input_files_comment(files) }}
     {%- if files | length == 0 -%}
         {%- if execute -%}
             {{ log("note: no " ~ pattern ~ " in " ~ input_dir() ~ "; RAG tables built from it are empty", info=true) }}
@@ -25,7 +26,7 @@
             "{{ name }}"{{ "," if not loop.last }}
             {%- endfor %}
         from read_json(
-            [{%- for f in files %}'{{ f | replace("'", "''") }}'{{ ", " if not loop.last }}{% endfor -%}],
+            [{%- for f in files %}{{ sql_string(f[0]) }}{{ ", " if not loop.last }}{% endfor -%}],
             format = 'auto',
             filename = true,
             maximum_object_size = {{ var('rag_max_json_bytes', 268435456) }},

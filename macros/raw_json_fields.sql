@@ -26,25 +26,27 @@
 {% macro raw_json_columns(raw_json, raw_json_type, raw_fields) -%}
     {#-
         What is kept of a Raw JSON cell once it is parsed: its shape, its length and the
-        fields the agents score, as JSON. The multi-kB text itself is not stored anywhere.
+        fields the agents score (the message as text and the UI values, made once here for
+        every agent's models; the others as JSON). The multi-kB text is not stored anywhere.
     -#}
     {{ raw_json }} is null as raw_json_is_missing,
     coalesce({{ raw_json_type }} = 'OBJECT', false) as raw_json_is_valid,
     length({{ raw_json }}) as raw_json_chars,
     {{ raw_json_problem(raw_json, raw_json_type) }} as raw_json_problem,
-    {{ raw_fields }}[1] as assistant_message_json,
-    {{ raw_fields }}[2] as data_ui_list_json,
+    {{ json_text(raw_fields ~ '[1]') }} as assistant_message,
+    {{ json_ui_values(raw_fields ~ '[2]') }} as ui_values,
     {{ raw_fields }}[3] as response_time_json,
     {{ raw_fields }}[4] as raw_error_json,
     {{ json_array_size(raw_fields ~ '[5]') }} as execution_count,
     {{ json_array_size(raw_fields ~ '[6]') }} as worker_count
 {%- endmacro %}
 
-{% macro raw_json_problem(raw_json, raw_json_type) -%}
+{% macro raw_json_problem(raw_json, raw_json_type, source_file='source_file') -%}
     {#-
         Why a Raw JSON cell cannot be used, in words a user can act on; null when it is a
-        JSON object. Excel cuts every cell at 32,767 characters, so an invalid cell of
-        exactly that length was almost certainly truncated on export.
+        JSON object. Excel cuts every cell at 32,767 characters: an invalid cell of exactly
+        that length in an xlsx export was cut; in a CSV (saved through Excel or not) it
+        almost certainly was.
     -#}
     case
         when {{ raw_json }} is null then 'Raw JSON missing'
@@ -54,6 +56,8 @@
         when {{ raw_json_type }} = 'BOOLEAN' then 'Raw JSON is a boolean, not an object'
         when {{ raw_json_type }} = 'NULL' then 'Raw JSON is null'
         when {{ raw_json_type }} is not null then 'Raw JSON is a number, not an object'
+        when length({{ raw_json }}) = 32767 and lower({{ source_file }}) like '%.xlsx'
+            then 'Raw JSON truncated by Excel at its 32,767-character cell limit'
         when length({{ raw_json }}) = 32767 then 'Raw JSON unparsable (truncated at 32,767 chars?)'
         else 'Raw JSON unparsable'
     end
@@ -95,4 +99,24 @@
 
 {% macro json_array_size(json_value) -%}
     case when json_type({{ json_value }}) = 'ARRAY' then json_array_length({{ json_value }}) end
+{%- endmacro %}
+
+{% macro response_time_problem() -%}
+    {#-
+        Why responseTimeSec gives no speed score, or null when it does: missing (absent or
+        null; failed runs), comma_decimal ("12,5"), not_a_number (other text, objects),
+        not_finite (NaN, ±Infinity, 1e400), negative, too_large (above
+        var('max_response_time_sec'): no real measurement). Reads `response_time_json` and
+        `response_time_raw` (json_seconds() of it).
+    -#}
+    case
+        when response_time_json is null or json_type(response_time_json) = 'NULL' then 'missing'
+        when json_type(response_time_json) = 'VARCHAR'
+            and regexp_full_match(response_time_json ->> '$', '\s*[+-]?[0-9]+,[0-9]+\s*')
+            then 'comma_decimal'
+        when response_time_raw is null then 'not_a_number'
+        when not isfinite(response_time_raw) then 'not_finite'
+        when response_time_raw < 0 then 'negative'
+        when response_time_raw > {{ var('max_response_time_sec') }} then 'too_large'
+    end
 {%- endmacro %}

@@ -1,5 +1,5 @@
 {% macro export_text_columns() %}
-    {#- Every English column name any agent exports (export_columns seed), sorted. -#}
+    {#- Every English column name of the export dictionary (export_columns seed), sorted. -#}
     {%- set export_columns = ref('export_columns') -%}
     {%- if not execute -%}
         {{ return([]) }}
@@ -11,159 +11,190 @@
 {% endmacro %}
 
 
-{% macro read_export_csv(only_changed_files=false) %}
+{% macro export_files_to_read(only_changed_files=false) %}
     {#-
-        Every record DuckDB can parse from every readable export (all agents), as text.
-        One read_csv per file with the options stg_exports__files probed (`read_options`:
-        pinned dialect, every column VARCHAR by name, unparsable records skipped - the probe
-        listed them in `csv_rejects`). Columns a file lacks arrive as null. `parsed_no` is
-        the record's position among the parsed ones; number_export_records() turns it into
-        the record number in the file. With `only_changed_files` (an incremental build), only
-        files whose fingerprint the calling model has not stored yet are read.
+        The readable exports (all agents) as rows: agent, source_file, file_fingerprint,
+        read_path, read_options (what stg_exports__files probed: pinned dialect, every
+        column VARCHAR by name, unparsable records skipped and listed in `csv_rejects`),
+        column_names, header_names, skipped_record_nos, size_bytes. With
+        `only_changed_files`, only files whose fingerprint the calling model has not stored.
     -#}
-    {%- set files_relation = ref('stg_exports__files') -%}
-    {%- set wanted = export_text_columns() -%}
     {%- if not execute -%}
-        select null
-    {%- else -%}
-        {%- set files = run_query(
-            "select agent, source_file, fingerprint, read_path, read_options,"
-            ~ " to_json(column_names)::varchar as column_names from " ~ files_relation
-            ~ " where problem is null and len(missing_columns) = 0"
-            ~ (" and source_file in " ~ files_to_refresh() if only_changed_files else "")
-            ~ " order by agent, source_file"
-        ) -%}
-        {%- if files | length == 0 %}
+        {{ return([]) }}
+    {%- endif -%}
+    {%- set found = run_query(
+        "select files.agent, files.source_file,"
+        ~ " files.fingerprint || '|' || agents.read_rules_fingerprint as file_fingerprint,"
+        ~ " files.read_path, files.read_options,"
+        ~ " to_json(files.column_names)::varchar as column_names,"
+        ~ " to_json(files.header_names)::varchar as header_names,"
+        ~ " to_json(list_sort(list_filter(list_transform(files.csv_rejects,"
+        ~ " lambda r: r.record_no), lambda n: n is not null)))::varchar as skipped_record_nos,"
+        ~ " files.size_bytes"
+        ~ " from " ~ ref('stg_exports__files') ~ " as files"
+        ~ " inner join " ~ ref('agents') ~ " as agents on agents.agent = files.agent"
+        ~ " where files.problem is null and len(files.missing_columns) = 0"
+        ~ (" and files.source_file in " ~ files_to_refresh() if only_changed_files else "")
+        ~ " order by files.agent, files.source_file"
+    ) -%}
+    {{ return(found.rows) }}
+{% endmacro %}
+
+
+{% macro export_read_batches(only_changed_files=false) %}
+    {#- export_files_to_read() in batches of at most vars.read_batch_files files and
+        vars.read_batch_bytes bytes (a bigger file is a batch of its own). -#}
+    {%- set batches = [] -%}
+    {%- set current = namespace(files=[], bytes=0) -%}
+    {%- for f in export_files_to_read(only_changed_files) -%}
+        {%- if current.files and (current.files | length >= var('read_batch_files')
+                or current.bytes + f['size_bytes'] > var('read_batch_bytes')) -%}
+            {%- do batches.append(current.files) -%}
+            {%- set current.files, current.bytes = [], 0 -%}
+        {%- endif -%}
+        {%- set current.files = current.files + [f] -%}
+        {%- set current.bytes = current.bytes + f['size_bytes'] -%}
+    {%- endfor -%}
+    {%- if current.files -%}
+        {%- do batches.append(current.files) -%}
+    {%- endif -%}
+    {{ return(batches) }}
+{% endmacro %}
+
+
+{% macro insert_remaining_export_rows() %}
+    {#-
+        Post-hook of stg_exports__rows: the batches the model's statement did not read (the
+        files whose fingerprint it has not stored yet, once that statement ran), one insert
+        each. Before the model's first build there is nothing to read from: it renders empty.
+    -#}
+    {#- the adapter's relation cache does not know the table this very node just created -#}
+    {%- if execute and run_query(
+            "select 1 from duckdb_tables() where database_name = " ~ sql_string(this.database)
+            ~ " and schema_name = " ~ sql_string(this.schema)
+            ~ " and table_name = " ~ sql_string(this.identifier)) | length -%}
+        {%- for batch in export_read_batches(only_changed_files=true) %}
+    insert into {{ this }} by name ({{ export_rows_sql(batch) }});
+        {%- endfor -%}
+    {%- endif -%}
+{% endmacro %}
+
+
+{% macro read_export_csv(files) %}
+    {#-
+        Every record DuckDB can parse from `files` (export_files_to_read()), as text: one
+        read_csv per file with its probed options. Columns a file lacks arrive as null;
+        columns the export_columns seed does not know are kept in `extra_columns` (a JSON
+        object by header name). `record_no` is the record's number in the file (the Excel
+        row minus one): records DuckDB skipped count too (export_record_no()).
+    -#}
+    {%- set wanted = export_text_columns() -%}
+    {%- if not files %}
             select
                 null::varchar as agent,
                 null::varchar as source_file,
                 null::varchar as file_fingerprint,
-                null::bigint as parsed_no,
+                null::bigint as record_no,
                 {%- for column in wanted %}
-                null::varchar as {{ column }}{{ "," if not loop.last }}
+                null::varchar as {{ column }},
                 {%- endfor %}
+                null::json as extra_columns
             where false
-        {%- endif -%}
-        {#- the rules' md5 costs 5 queries: once per model, not once per file -#}
-        {%- set rules = rules_fingerprint() -%}
+    {%- endif -%}
         {%- for f in files %}
             {%- set present = fromjson(f['column_names']) %}
+            {%- set headers = fromjson(f['header_names']) %}
+            {%- set skipped = fromjson(f['skipped_record_nos']) %}
+            {%- if skipped %}
             select
-                '{{ f["agent"] }}' as agent,
-                '{{ f["source_file"] | replace("'", "''") }}' as source_file,
-                '{{ f["fingerprint"] ~ "|" ~ rules }}' as file_fingerprint,
-                row_number() over () as parsed_no,
+                agent, source_file, file_fingerprint,
+                {{ export_record_no(skipped) }} as record_no,
+                * exclude (agent, source_file, file_fingerprint, parsed_no)
+            from (
+            {%- endif %}
+            select
+                {{ sql_string(f["agent"]) }} as agent,
+                {{ sql_string(f["source_file"]) }} as source_file,
+                {{ sql_string(f["file_fingerprint"]) }} as file_fingerprint,
+                row_number() over () as {{ "parsed_no" if skipped else "record_no" }},
                 {%- for column in wanted %}
-                {{ column if column in present else "null::varchar as " ~ column }}
-                {{- "," if not loop.last }}
+                {{ column if column in present else "null::varchar as " ~ column }},
                 {%- endfor %}
-            from read_csv('{{ f["read_path"] | replace("'", "''") }}', {{ f["read_options"] }})
+                {{ extra_columns_json(present, headers) }} as extra_columns
+            from read_csv({{ sql_string(f["read_path"]) }}, {{ f["read_options"] }})
+            {{- ")" if skipped }}
             {{ "union all" if not loop.last }}
         {%- endfor %}
-    {%- endif -%}
 {% endmacro %}
 
 
-{% macro read_export_rows(agent) %}
+{% macro export_record_no(skipped_record_nos) -%}
     {#-
-        The rows of <agent>_*.csv that can be scored: every record of stg_exports__rows that
-        no rule rejected (the rejected ones are in the rejected_rows mart, never here).
-        A file without a required column stops this agent's build with one line naming the
-        file and the column (other agents still build).
+        The number in the file of the parsed_no-th record DuckDB parsed: parsed_no plus the
+        records it skipped before it (sorted `skipped_record_nos`, known when the model is
+        compiled: stg_exports__files probed them). After parsed_before[k] parsed records,
+        k records had been skipped (1-based k), so the first k whose parsed_before reaches
+        parsed_no tells how many came before it.
     -#}
-    {%- set files_relation = ref('stg_exports__files') -%}
-    {%- set rows_relation = ref('stg_exports__rows') -%}
-    {%- set export_columns = ref('export_columns') -%}
-    {%- if not execute -%}
-        select null
+    {%- set parsed_before = [] -%}
+    {%- for record_no in skipped_record_nos -%}
+        {%- do parsed_before.append(record_no - loop.index) -%}
+    {%- endfor -%}
+    parsed_no - 1 + coalesce(
+        list_position(
+            list_transform({{ parsed_before | tojson }}::bigint[], lambda b: b >= parsed_no),
+            true
+        ),
+        {{ parsed_before | length + 1 }}
+    )
+{%- endmacro %}
+
+
+{% macro extra_columns_json(column_names, header_names) -%}
+    {#- The cells of columns outside the export dictionary, as {header: text}; else null. -#}
+    {%- set extras = [] -%}
+    {%- for column in column_names -%}
+        {%- if column.startswith('extra_') -%}
+            {%- do extras.append(sql_string(header_names[loop.index0]) ~ ', ' ~ column) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if extras -%}
+        json_object({{ extras | join(', ') }})
     {%- else -%}
-        {%- set wanted = run_query(
-            "select column_name from " ~ export_columns ~ " where agent = '" ~ agent
-            ~ "' order by column_name"
-        ).columns[0].values() -%}
-        {%- set incomplete = run_query(
-            "select source_path, missing_columns[1] as missing_column from " ~ files_relation
-            ~ " where agent = '" ~ agent ~ "' and len(missing_columns) > 0 order by source_file"
-        ) -%}
-        {%- for f in incomplete -%}
-            {{ exceptions.raise_compiler_error(
-                f['source_path'] ~ ': column "' ~ f['missing_column']
-                ~ '" is missing (required for ' ~ agent ~ '); add it to the export or '
-                ~ 'rename the header') }}
-        {%- endfor -%}
-        {%- set readable = run_query(
-            "select count(*) from " ~ files_relation
-            ~ " where agent = '" ~ agent ~ "' and problem is null"
-        ).columns[0].values()[0] -%}
-        {%- if readable == 0 -%}
-            {{ log("note: no readable " ~ agent ~ "_*.csv in " ~ input_dir()
-                   ~ "; " ~ agent ~ " marts will be empty", info=true) }}
-        {%- endif %}
-        select
-            source_file,
-            file_fingerprint,
-            record_no,
-            {%- for column in wanted %}
-            {%- if column == 'raw_json' %}
-            {%- for parsed in raw_json_column_names() %}
-            {{ parsed }}{{ "," if not loop.last }}
-            {%- endfor %}
-            {%- else %}
-            {{ column }}
-            {%- endif %}
-            {{- "," if not loop.last }}
-            {%- endfor %}
-        from {{ rows_relation }}
-        where agent = '{{ agent }}' and reject_code is null and {{ changed_files_only() }}
+        null::json
     {%- endif -%}
-{% endmacro %}
+{%- endmacro %}
 
 
 {% macro raw_json_column_names() %}
     {#- The columns raw_json_columns() makes of a Raw JSON cell (stg_exports__rows). -#}
     {{ return([
         'raw_json_is_missing', 'raw_json_is_valid', 'raw_json_chars', 'raw_json_problem',
-        'assistant_message_json', 'data_ui_list_json', 'response_time_json', 'raw_error_json',
+        'assistant_message', 'ui_values', 'response_time_json', 'raw_error_json',
         'execution_count', 'worker_count',
     ]) }}
 {% endmacro %}
 
 
-{% macro number_export_records(parsed) %}
+{% macro reject_repeated_item_ids() %}
     {#-
-        The records of `parsed` (read_export_csv(), one row per record DuckDB parsed) with
-        `parsed_no` turned into the record number in the file: records DuckDB could not
-        parse count too, so record_no is the Excel row number minus one.
+        Post-hook of stg_exports__rows: of the records of a file that share an Item ID and
+        break no other rule, the first (in file order) is scored and the later ones get
+        reject_code duplicate_item_id. Reads three narrow columns; idempotent.
     -#}
-
-    with csv_rejects as (
-        -- records the probe could not parse: they are missing from `parsed`
-        select source_file, unnest(csv_rejects).record_no as record_no
-        from {{ ref('stg_exports__files') }}
-    ),
-
-    reject_steps as (
-        -- after `parsed_before` parsed records, `rejected_so_far` records had been skipped
+    update {{ this }} as stored
+    set reject_code = 'duplicate_item_id',
+        reject_reason = 'Item ID repeats record ' || repeated.first_record_no
+            || ': only the first is scored'
+    from (
         select
             source_file,
-            record_no - row_number() over (partition by source_file order by record_no)
-                as parsed_before,
-            row_number() over (partition by source_file order by record_no) as rejected_so_far
-        from csv_rejects
-        where record_no is not null
-    ),
-
-    reject_offsets as (
-        select source_file, parsed_before, max(rejected_so_far) as rejected_so_far
-        from reject_steps
-        group by all
-    )
-
-    select
-        {{ parsed }}.* exclude (parsed_no),
-        {{ parsed }}.parsed_no + coalesce(reject_offsets.rejected_so_far, 0) as record_no
-    from {{ parsed }}
-    asof left join reject_offsets
-        on reject_offsets.source_file = {{ parsed }}.source_file
-        and {{ parsed }}.parsed_no > reject_offsets.parsed_before
+            record_no,
+            min(record_no) over (partition by source_file, trim(item_id)) as first_record_no
+        from {{ this }}
+        where reject_code is null
+        qualify record_no > first_record_no
+    ) as repeated
+    where stored.source_file = repeated.source_file
+        and stored.record_no = repeated.record_no
 {% endmacro %}

@@ -6,6 +6,7 @@ writes
 
 * ``docs/test-result/plan_agent_sample.csv``   — 20 queries x 2 rounds (40 rows), 18 columns
 * ``docs/test-result/resume_agent_sample.csv`` — 12 queries x 2 rounds (24 rows), 19 columns
+* ``docs/test-result/url_agent_sample.csv``    — 16 queries x 2 rounds (32 rows), 18 columns
 
 and then runs ``tests/fixtures/make_resume_fixture.py`` (the published-report fixture and its
 expected figures).
@@ -31,7 +32,7 @@ import random
 import runpy
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT_DIR = ROOT / "docs" / "test-result"
 PLAN_PATH = OUT_DIR / "plan_agent_sample.csv"
 RESUME_PATH = OUT_DIR / "resume_agent_sample.csv"
+URL_PATH = OUT_DIR / "url_agent_sample.csv"
 FIXTURE_SCRIPT = ROOT / "tests" / "fixtures" / "make_resume_fixture.py"
 
 EXCEL_CELL_LIMIT = 32_767  # Excel silently cuts a longer cell: the Raw JSON becomes invalid
@@ -1536,6 +1538,165 @@ def resume_rows(ids: Ids) -> list[list[str]]:
             )
     return rows
 
+# --------------------------------------------------------------------------- url agent
+# The navigation agent (이동 에이전트) answers with a button whose buttonUrl opens a screen;
+# 기대결과 names the screen by its dataKey and/or its URL. Its own generator seed, so the
+# plan and resume samples stay as they are.
+
+URL_SEED = SEED + 2
+URL_HOST = "https://recruit.example.co.kr"
+URL_STEPS = (Step("MENU_NAVIGATION_WORKER", "메뉴 이동 경로 탐색", 1.0),)
+URL_CONTEXT: Json = {"recruitPlanId": PLAN_ID}
+
+
+def button(name: str, url: str, as_string: bool = False) -> Json:
+    value: Json = {"formType": "LINK", "buttonName": name, "buttonUrl": url}
+    shown = json.dumps(value, ensure_ascii=False) if as_string else value
+    return {"uiDescription": f"{name} 화면으로 이동", "uiValue": shown}
+
+
+def plan_url(path: str, data_key: str | None = None, plan_id: int = PLAN_ID) -> str:
+    query = f"?dataKey={data_key}" if data_key else ""
+    return f"{URL_HOST}/recruit-plan/{plan_id}/{path}{query}"
+
+
+def expect_key(data_key: str, path: str | None = None) -> str:
+    where = f"/recruit-plan/{{planId}}/{path}?dataKey={data_key}" if path else f"dataKey={data_key}"
+    return f"이동 버튼의 buttonUrl이 다음과 일치해야 함 ->:\n기대 URL: {where}"
+
+
+def expect_path(path: str) -> str:
+    return f"이동 버튼의 buttonUrl 경로가 /recruit-plan/{{planId}}/{path} 이어야 함 (dataKey 없음)"
+
+
+def go(name: str, url: str, seconds: float, note: str, as_string: bool = False) -> Reply:
+    return Reply(f"{name} 화면으로 이동할 수 있어요. 아래 버튼을 눌러 주세요.",
+                 [button(name, url, as_string)], seconds, note=note)
+
+
+def url_queries() -> list[PlanQuery]:
+    site, criteria = "site-setting", "document/evaluation"
+    return [
+        PlanQuery("채용사이트 세부 설정 화면으로 가줘", expect_key("SITE_DETAIL_SETTING", site), (
+            go("채용사이트 세부 설정", plan_url(site, "SITE_DETAIL_SETTING"), 3.2, "5; band 5"),
+            go("채용사이트 세부 설정", plan_url(site, "SITE_DETAIL_SETTING"), 4.1, "5"),
+        )),
+        PlanQuery("서류전형 평가 기준 설정으로 이동해줘",
+                  expect_key("DOC_EVAL_CRITERIA", criteria), (
+            go("서류 평가 기준", plan_url(criteria, "DOC_EVAL_CRITERIA"), 6.0, "5; band 4"),
+            go("서류 평가 척도", plan_url(criteria, "DOC_EVAL_SCALE"), 7.4,
+               "same page, other dataKey: 3 (0 when strict)"),
+        )),
+        PlanQuery("지원서 양식 편집하는 곳 알려줘", expect_key("APPLICATION_FORM"), (
+            go("지원서 양식", plan_url("application/form", "APPLICATION_FORM"), 9.5,
+               "key only expected; band 3"),
+            go("지원서 접수 기간", plan_url("application/period", "APPLICATION_PERIOD"), 9.9,
+               "wrong key, other page: URL 불일치, consistency mismatch"),
+        )),
+        PlanQuery("면접 일정 조율 화면 열어줘", expect_path("interview/schedule"), (
+            go("면접 일정 조율", plan_url("interview/schedule/", "INTERVIEW_SLOT"), 12.0,
+               "path expected; host, trailing slash and query ignored; band 2"),
+            go("면접 일정 조율", f"/recruit-plan/{PLAN_ID}/interview/schedule", 11.2,
+               "relative URL"),
+        )),
+        PlanQuery("역량검사 응시 안내 메일 설정", expect_path("acc/notice-mail"), (
+            go("역량검사 결과", plan_url("acc/result"), 17.0, "other path: URL 불일치; band 1"),
+            go("역량검사 결과", plan_url("acc/result"), 16.4, "both fail"),
+        )),
+        PlanQuery("합격자 발표 문구는 어디서 바꿔?", expect_key("PASS_ANNOUNCE_TEXT", "announce"), (
+            Reply("합격자 발표 문구 설정 메뉴를 찾지 못했어요. 메뉴 이름을 다시 알려주시겠어요?",
+                  [], 5.5, note="no button: URL 미반환"),
+            Reply("해당 설정은 채용 공고 편집에서 바꿀 수 있어요.", [], 6.3, note="URL 미반환"),
+        )),
+        PlanQuery("채용 공고 게시 기간 설정으로", expect_key("NOTICE_PERIOD", "notice"), (
+            go("공고 게시 기간", plan_url("notice", "NOTICE_PERIOD"), 8.0, "5; band 4 (exactly 8)"),
+            Reply(error="timeout(120000ms)", note="error: gated to 0"),
+        )),
+        PlanQuery("평가자 배정 화면으로 이동", expect_key("EVALUATOR_ASSIGN", "evaluators"), (
+            go("평가자 배정", plan_url("evaluators", "EVALUATOR_ASSIGN"), 10.0,
+               "uiValue sent as a JSON string; band 3 (exactly 10)", as_string=True),
+            go("평가자 배정", plan_url("evaluators", "EVALUATOR_ASSIGN"), 10.001,
+               "band 2", as_string=True),
+        )),
+        PlanQuery("전형 단계 순서 바꾸는 메뉴", expect_key("STAGE_ORDER", "stages"), (
+            Reply("전형 관련 메뉴가 두 개 있어요.", [
+                button("전형 목록", plan_url("stages", "STAGE_LIST")),
+                button("전형 순서", plan_url("stages", "STAGE_ORDER")),
+            ], 13.0, note="the second of two buttons carries the key: 5"),
+            Reply("전형 관련 메뉴가 두 개 있어요.", [
+                button("전형 목록", plan_url("stages", "STAGE_LIST")),
+                button("전형 순서", plan_url("stages", "STAGE_ORDER")),
+            ], 14.5, note="5"),
+        )),
+        PlanQuery("오퍼레터 템플릿 편집", expect_key("OFFER_LETTER", "offer"), (
+            go("오퍼레터", f"{URL_HOST}/recruit-plan/{PLAN_ID}/offer?dataKey=OFFER%5FLETTER", 19.9,
+               "URL-encoded dataKey: 5; band 1"),
+            go("오퍼레터", plan_url("offer", "OFFER_LETTER"), 20.0, "band 1 (exactly 20)"),
+        )),
+        PlanQuery("다른 채용 계획의 결과 발표 설정", expect_path("result/announce"), (
+            go("결과 발표", plan_url("result/announce", plan_id=3108), 25.0,
+               "{planId} matches any number: 5; band 0"),
+            go("결과 발표", plan_url("result/announce", plan_id=3108), 21.3, "band 0"),
+        )),
+        PlanQuery("채용 대시보드 보여줘", "대시보드 화면으로 안내한다 (URL 기준 없음)", (
+            go("대시보드", f"{URL_HOST}/dashboard", 4.4, "nothing to compare: no_checks"),
+            go("대시보드", f"{URL_HOST}/dashboard", 4.9, "no_checks"),
+        ), category="Edge case"),
+        PlanQuery("면접비 지급 설정 화면", expect_key("INTERVIEW_FEE", "interview/fee"), (
+            go("면접비", plan_url("interview/fee"), 7.7,
+               "same page but no dataKey at all: URL 불일치 (0)"),
+            go("면접비", plan_url("interview/fee", "INTERVIEW_FEE"), 7.9, "5: mismatch"),
+        )),
+        PlanQuery("블라인드 채용 설정으로 이동", expect_key("BLIND_SETTING", "blind"), (
+            replace(
+                go("블라인드", plan_url("blind", "BLIND_SETTING"), 5.0,
+                   "band 5 (exactly 5); LLM 점수 4 replaces intent, not accuracy"),
+                llm=("success", "gpt-4o-mini", "4", "버튼 문구가 다소 모호함"),
+            ),
+            go("블라인드", plan_url("blind", "BLIND_SETTING"), 5.001, "band 4"),
+        )),
+        PlanQuery("지원자 일괄 메일 발송 화면", expect_key("BULK_MAIL", "mail"), (
+            Reply(None, None, 2.1, note="empty reply: gated to 0"),
+            go("메일 발송", plan_url("mail", "BULK_MAIL"), 6.6, "5"),
+        )),
+        PlanQuery("채용 계획 복사하기", expect_key("PLAN_COPY", "copy"), (
+            go("계획 복사", plan_url("copy", "PLAN_COPY"), "8.5", "numeric-string seconds"),
+            Reply(error="HTTP 502: Bad Gateway (menu-navigation-api)", note="error"),
+        ), category="Happy path"),
+    ]
+
+
+def url_rows(ids: Ids) -> list[list[str]]:
+    run_id = ids.uuid()
+    queries = url_queries()
+    query_ids = [ids.uuid() for _ in queries]
+    conversations = [ids.uuid() for _ in ROUNDS]
+    starts = [datetime(2026, 3, 6, 14, 2, 11, 402117), datetime(2026, 3, 6, 14, 2, 19, 73540)]
+    rows: list[list[str]] = []
+    ordinal = 0
+    for round_index, round_label in enumerate(ROUNDS):
+        clock = Clock(starts[round_index], ids)
+        for query, query_id in zip(queries, query_ids, strict=True):
+            reply = query.replies[round_index]
+            ordinal += 1
+            if reply.error:
+                raw = failure_raw(reply, conversations[round_index])
+                duration = 120.0 if reply.error.startswith("timeout") else 2.5
+            else:
+                raw = success_raw(
+                    ids, reply, query.text, conversations[round_index], URL_CONTEXT, URL_STEPS
+                )
+                duration = seconds_as_float(reply.seconds)
+            status, model, score, comment = reply.llm
+            rows.append([
+                run_id, ids.uuid(), str(ordinal), query_id, query.text, query.expected,
+                query.category, round_label, clock.stamp(duration), reply.message or "",
+                reply.error_column, "", "", status, model, score, comment,
+                raw_json_cell(raw, reply.truncate),
+            ])
+    return rows
+
+
 
 def main() -> None:
     ids = Ids(SEED)
@@ -1543,7 +1704,9 @@ def main() -> None:
     resume = resume_rows(ids)
     write_csv(PLAN_PATH, PLAN_HEADER, plan)
     write_csv(RESUME_PATH, RESUME_HEADER, resume)
-    for path, rows in ((PLAN_PATH, plan), (RESUME_PATH, resume)):
+    url = url_rows(Ids(URL_SEED))
+    write_csv(URL_PATH, PLAN_HEADER, url)
+    for path, rows in ((PLAN_PATH, plan), (RESUME_PATH, resume), (URL_PATH, url)):
         print(f"{path.relative_to(ROOT)}: {len(rows)} rows")
     # The published-report fixture has its own generator (runnable on its own); run it too so
     # that this one command regenerates every sample file.

@@ -4,6 +4,7 @@ fixture and, when ../shared is present, the team's real plan export — built on
 from __future__ import annotations
 
 import pytest
+from support.chat_server import script, server  # noqa: F401 - the judge's fixtures
 from support.warehouse import FIXTURES, REAL_DATA, SAMPLES, Warehouse, build, copy_inputs
 
 REAL_PLAN = REAL_DATA / "plan_agent_260224.csv"
@@ -15,13 +16,17 @@ def agent_warehouse(tmp_path_factory) -> Warehouse:
     files = [
         SAMPLES / "plan_agent_sample.csv",
         SAMPLES / "resume_agent_sample.csv",
+        SAMPLES / "url_agent_sample.csv",
         FIXTURES / "resume_agent_published.csv",
         SAMPLES / "qa_dataset_sample.json",
         *sorted(SAMPLES.glob("evaluation_report_sample_*.json")),
     ]
     if REAL_PLAN.exists():
         files.append(REAL_PLAN)
-    return build(copy_inputs(files, work / "input"), work)
+    # The resume sample shares its Query IDs (F-01 …) with the published-report fixture, a
+    # different test set of the team's: tell the warehouse, as a user would (vars.run_pairs).
+    unpaired = "{run_pairs: [{agent: resume_agent, head: resume_agent_sample.csv, base: null}]}"
+    return build(copy_inputs(files, work / "input"), work, extra=["--vars", unpaired])
 
 
 @pytest.fixture()

@@ -28,6 +28,7 @@ def test_bare_run_writes_one_report_per_agent_and_file(agent_warehouse, tmp_path
         "plan_agent_sample_score_summary.md",
         "resume_agent_published_score_summary.md",
         "resume_agent_sample_score_summary.md",
+        "url_agent_sample_score_summary.md",
     ]
     if REAL_PLAN.exists():
         expected.insert(2, "plan_agent_260224_score_summary.md")
@@ -62,10 +63,10 @@ def test_stdout_prints_instead_of_writing(agent_warehouse, tmp_path, monkeypatch
     assert not (tmp_path / "reports").exists()
 
 
-def test_unknown_agent_is_a_usage_error():
-    result = CliRunner().invoke(main, ["--agent", "nope"])
+def test_unknown_agent_is_a_usage_error_naming_the_registered_ones(agent_warehouse):
+    result = CliRunner().invoke(main, ["--db", str(agent_warehouse.db), "--agent", "nope"])
     assert result.exit_code == 2
-    assert "unknown agent 'nope'" in result.output
+    assert "unknown agent 'nope'; known: plan_agent, rag, resume_agent, url_agent" in result.output
 
 
 def test_missing_database_says_to_build(tmp_path):
@@ -80,7 +81,7 @@ def test_unbuilt_database_names_the_missing_table(tmp_path):
     duckdb.connect(str(db)).close()
     result = CliRunner().invoke(main, ["--db", str(db)])
     assert result.exit_code == 1
-    assert "table item_scores is missing; run `dbt build` first" in result.output
+    assert "table agents is missing; run `dbt build` first" in result.output
     assert len(result.output.strip().splitlines()) == 1
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import csv
 
 import pytest
-from agent_scoring.markdown import render
-from agent_scoring.reports.plan_agent import REPORTER
+from agent_scoring.reports import render_report
 from conftest import REAL_PLAN
 from support.markdown import table_with_header
 from support.warehouse import all_rows, one
@@ -103,7 +102,7 @@ def test_no_llm_score_means_every_item_is_heuristic(con):
 
 
 def test_the_rendered_report_shows_the_published_figures(con):
-    text = render(REPORTER.template, REPORTER.context(con, FILE))
+    text = render_report(con, "plan_agent", FILE)
     assert "1) 의도 충족 — 1/1: 2.31, 2/1: 2.53, 세트: 2.42" in text
     assert "2) 정확성 — 1/1: 2.31, 2/1: 2.53, 세트: 2.42" in text
     assert "3) 일관성 — 3.63 (both-pass 53 + both-fail 42 / 대상 Query ID 131" in text

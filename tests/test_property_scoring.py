@@ -25,12 +25,13 @@ from support.warehouse import dbt_env, run_dbt
 # Models after the CSV reader, in an order that respects their refs.
 MODELS = [
     "stg_exports__rows",
-    "stg_plan_agent__results",
-    "stg_resume_agent__results",
+    "stg_exports__results",
     "int_plan_agent__checks",
     "int_plan_agent__check_results",
     "int_plan_agent__item_scores",
     "int_resume_agent__item_scores",
+    "url_agent__url_matches",
+    "int_url_agent__item_scores",
     "int_scoring__items",
     "item_scores",
     "int_scoring__item_groups",
@@ -53,11 +54,11 @@ SCORE_COLUMNS = {
 # what stg_exports__rows keeps of a Raw JSON cell (macro raw_json_column_names)
 PARSED_RAW_JSON = (
     "raw_json_is_missing", "raw_json_is_valid", "raw_json_chars", "raw_json_problem",
-    "assistant_message_json", "data_ui_list_json", "response_time_json", "raw_error_json",
+    "assistant_message", "ui_values", "response_time_json", "raw_error_json",
     "execution_count", "worker_count",
 )
 FILES = {"plan_agent": ["prop_plan_a.csv", "prop_plan_b.csv"],
-         "resume_agent": ["prop_resume.csv"]}
+         "resume_agent": ["prop_resume.csv"], "url_agent": ["prop_url.csv"]}
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +90,7 @@ def warehouse(tmp_path_factory):
     con = duckdb.connect(str(db))
     stored = [r[0] for r in con.sql("describe stg_exports__rows").fetchall()]
     columns = [c for c in stored if c not in (*PARSED_RAW_JSON, "reject_code", "reject_reason")]
-    columns = [*("parsed_no" if c == "record_no" else c for c in columns), "raw_json"]
+    columns = [*columns, "raw_json"]
     for (view,) in con.sql("select view_name from duckdb_views() where not internal "
                            "and schema_name = 'main'").fetchall():
         con.execute(f"drop view {view}")  # re-run below as tables
@@ -129,8 +130,18 @@ KEY_VALUE_LINE = st.builds(
     lambda key, sep, value: f"{key}{sep}{value}",
     CHECK_KEYS, st.sampled_from(["=", ":", " = ", ": "]), CHECK_VALUES,
 )
+URLS = st.builds(
+    lambda host, parts, key, tail: f"{host}/{'/'.join(parts)}{key}{tail}",
+    st.sampled_from(["", "https://h", "http://h:80", "ftp://x"]),
+    st.lists(st.sampled_from(["recruit-plan", "{planId}", "7", "a.b", "(x)", "%2F", "+", "*"]),
+             max_size=4),
+    st.sampled_from(["", "?dataKey=A_B", "?x=1&dataKey=%5Fz", "?dataKey=", "?dataKey=A&dataKey=B"]),
+    st.sampled_from(["", "/", "#f", "//", "?"]),
+)
+URL_LINE = st.builds(lambda url: f"기대 URL: {url}", URLS)
 EXPECTED = st.one_of(
     MISSING,
+    URL_LINE,
     TEXT,
     st.dictionaries(CHECK_KEYS | TEXT, CHECK_VALUES | JSON_VALUES, max_size=4).map(json.dumps),
     st.lists(st.one_of(PROSE_LINE, MACHINE_LINE, KEY_VALUE_LINE, TEXT), max_size=6)
@@ -142,7 +153,7 @@ UI_VALUE = st.fixed_dictionaries(
         "formType": CHECK_VALUES | JSON_VALUES,
         "actionType": CHECK_VALUES,
         "multiSelectAllowYn": st.booleans() | CHECK_VALUES,
-        "buttonUrl": CHECK_VALUES,
+        "buttonUrl": CHECK_VALUES | URLS,
         "value": st.fixed_dictionaries({}, optional={"dataKey": CHECK_VALUES | JSON_VALUES,
                                                       "buttonKey": CHECK_VALUES}),
     },
@@ -204,7 +215,7 @@ ROW = st.fixed_dictionaries({
 def load(con, columns: list[str], rows: list[dict]) -> None:
     """The generated rows as stg_exports__records: text columns, numbered per file."""
     typed = ", ".join(
-        f"{c} bigint" if c == "parsed_no" else f"{c} varchar" for c in columns
+        f"{c} bigint" if c == "record_no" else f"{c} varchar" for c in columns
     )
     con.execute(f"create or replace table stg_exports__records ({typed})")
     numbers: dict[str, int] = {}
@@ -213,7 +224,7 @@ def load(con, columns: list[str], rows: list[dict]) -> None:
         source_file = FILES[row["agent"]][min(row["file_no"], len(FILES[row["agent"]]) - 1)]
         numbers[source_file] = numbers.get(source_file, 0) + 1
         values = {**row, "source_file": source_file, "file_fingerprint": "generated",
-                  "parsed_no": numbers[source_file]}
+                  "record_no": numbers[source_file]}
         if row["agent"] != "resume_agent":
             values["track"] = None
         records.append([values.get(c) for c in columns])

@@ -11,8 +11,8 @@ RAG = ["tag:rag"]  # only this issue's seeds, models and tests
 
 MARTS = {
     "rag_judgements": 36,
-    "rag_run_scores": 44,
-    "rag_success_criteria": 12,
+    "rag_run_scores": 47,
+    "rag_success_criteria": 13,
     "rag_breakdown": 16,
     "rag_dataset_coverage": 10,
     "rag_verdict_changes": 18,

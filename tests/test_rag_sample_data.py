@@ -174,7 +174,8 @@ def test_a_stored_verdict_that_disagrees_with_the_rule_is_reported(warehouse, co
         True,
         False,
     )
-    assert "rag_judgements_passed_matches_stored" in warehouse.log
+    assert ("WARN rag_judgements__expectations_hold: 1 row(s) where not (passed_matches_stored)"
+            in warehouse.log)
 
 
 def test_verdict_changes_between_sample_runs_go_both_ways(con):

@@ -9,8 +9,11 @@ from support.warehouse import REPO
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
-def sql_blocks() -> list[str]:
-    return re.findall(r"```sql\n(.*?)```", README, flags=re.DOTALL)
+def sql_blocks(history: bool = False) -> list[str]:
+    """The README's SQL examples; `history`: those about run history (they need runs of one
+    test set, which tests/test_run_history.py builds), else the others."""
+    blocks = re.findall(r"```sql\n(.*?)```", README, flags=re.DOTALL)
+    return [b for b in blocks if b.startswith("-- history:") == history]
 
 
 def test_readme_has_sql_examples():

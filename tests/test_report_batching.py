@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import duckdb
 import pytest
-from agent_scoring.reports import Reporter, common, plan_agent
+from agent_scoring.reports import Reporter, common
 
 FILES = ["a.csv", "b.csv"]
 
@@ -48,13 +48,13 @@ def test_failure_patterns_keep_each_files_top_n(con):
 
 
 def test_most_failed_checks_break_ties_by_value_nulls_last(con):
-    batched = plan_agent.most_failed_checks(con, FILES)
+    batched = common.most_failed_checks(con, "plan_agent", FILES)
     assert [c["expected_value"] for c in batched["a.csv"]] == list("abcdefghij")
-    assert [c["expected_value"] for c in plan_agent.most_failed_checks(con, FILES, 13)[
+    assert [c["expected_value"] for c in common.most_failed_checks(con, "plan_agent", FILES, 13)[
         "a.csv"]][-1] is None
     assert [c["expected_value"] for c in batched["b.csv"]] == ["z"]
     for f in FILES:
-        assert plan_agent.most_failed_checks(con, [f])[f] == batched[f]
+        assert common.most_failed_checks(con, "plan_agent", [f])[f] == batched[f]
 
 
 def test_a_reporter_without_batch_context_builds_each_file_alone():

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from agent_scoring.markdown import render
-from agent_scoring.reports.resume_agent import REPORTER
+from agent_scoring.reports import render_report
 from support.markdown import table_with_header
 from support.warehouse import FIXTURES, all_rows, one
 
@@ -27,7 +26,7 @@ def band_distribution(con, round_label: str, tracks: list[str]) -> dict[str, int
     found = all_rows(
         con,
         """
-        select speed_points::varchar as band, count(*) as n from item_scores
+        select speed_points::integer::varchar as band, count(*) as n from item_scores
         where source_file = ? and round_label = ? and track in (select unnest(?::varchar[]))
         group by 1
         """,
@@ -113,7 +112,7 @@ def test_consistency_per_track_and_overall(con):
 
 
 def test_report_renders_every_table_of_the_published_report(con):
-    text = render(REPORTER.template, REPORTER.context(con, FILE))
+    text = render_report(con, "resume_agent", FILE)
     assert "Track 분포: Track 1=110, Track 2=8, Track 3=46" in text
     consistency = table_with_header(text, "Track", "모두 pass")
     assert consistency[1:4] == [

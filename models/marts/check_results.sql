@@ -1,27 +1,57 @@
 {{ config_incremental_by_file() }}
-with check_results as (
-    select * from {{ ref('int_plan_agent__check_results') }}
-    where {{ changed_files_only() }}
-),
+-- Every check of every agent that scores a checklist (registered with check_results: true),
+-- with the status of the item it belongs to.
+{%- set agents = [] %}
+{%- for agent, spec in var('agents').items() if spec.get('check_results') %}
+    {%- do agents.append(agent) %}
+{%- endfor %}
 
-items as (
-    select source_file, record_no, status from {{ ref('int_plan_agent__item_scores') }}
-    where {{ changed_files_only() }}
+with check_results as (
+    {%- for agent in agents %}
+    select
+        {{ sql_string(agent) }} as agent,
+        check_results.source_file,
+        check_results.file_fingerprint,
+        check_results.record_no,
+        check_results.item_id,
+        check_results.check_no,
+        check_results.check_kind,
+        check_results.expected_value,
+        check_results.passed,
+        check_results.value_elsewhere_in_item,
+        items.status as item_status
+    from {{ ref('int_' ~ agent ~ '__check_results') }} as check_results
+    inner join {{ ref('int_' ~ agent ~ '__item_scores') }} as items
+        on items.source_file = check_results.source_file
+        and items.record_no = check_results.record_no
+    where {{ changed_files_only('check_results.source_file') }}
+    union all
+    {%- endfor %}
+    select
+        null::varchar as agent,
+        null::varchar as source_file,
+        null::varchar as file_fingerprint,
+        null::bigint as record_no,
+        null::varchar as item_id,
+        null::bigint as check_no,
+        null::varchar as check_kind,
+        null::varchar as expected_value,
+        null::boolean as passed,
+        null::boolean as value_elsewhere_in_item,
+        null::varchar as item_status
+    where false
 )
 
 select
-    'plan_agent' as agent,
-    check_results.source_file,
-    check_results.file_fingerprint,
-    check_results.record_no,
-    check_results.item_id,
-    check_results.check_no,
-    check_results.check_kind,
-    check_results.expected_value,
-    check_results.passed,
-    check_results.value_elsewhere_in_item,
-    items.status as item_status
+    agent,
+    source_file,
+    file_fingerprint,
+    record_no,
+    item_id,
+    check_no,
+    check_kind,
+    expected_value,
+    passed,
+    value_elsewhere_in_item,
+    item_status
 from check_results
-inner join items
-    on items.source_file = check_results.source_file
-    and items.record_no = check_results.record_no

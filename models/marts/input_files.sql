@@ -40,7 +40,9 @@ select
                 - coalesce(scored.rows_scored, 0) - coalesce(rejected.rows_rejected, 0)
     end as rows_unaccounted,
     file_rejects.reject_code as file_reject_code,
-    file_rejects.reject_reason as file_reject_reason
+    file_rejects.reject_reason as file_reject_reason,
+    files.sheet_name,
+    files.cell_notes
 from files
 left join scored on scored.source_file = files.source_file
 left join rejected on rejected.source_file = files.source_file

@@ -18,6 +18,7 @@ select
     track,
     category,
     query_text,
+    executed_at,
     status,
     error_message,
     partial_phrase,
@@ -35,5 +36,19 @@ select
     stability_score,
     response_time_sec,
     speed_rubric,
-    speed_points
+    speed_points,
+    accuracy_source,
+    stability_source,
+    speed_source,
+    llm_status,
+    llm_status_class,
+    llm_intent_score,
+    llm_accuracy_score,
+    llm_consistency_score,
+    llm_stability_score,
+    llm_speed_score,
+    response_time_problem,
+    -- when this row was scored: a later build that leaves the file and its rules alone
+    -- keeps the row (and this time) as it is
+    current_timestamp::timestamp as scored_at
 from items

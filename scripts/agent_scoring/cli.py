@@ -2,16 +2,38 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
+from agent_scoring import history
 from agent_scoring.db import WarehouseError, connect_read_only, default_db_path, require_tables
 from agent_scoring.markdown import render
-from agent_scoring.reports import registry
+from agent_scoring.reports import Reporter, registry
+
+# The other commands import what they need when they run: `score-report` right after
+# `dbt build` should start fast.
 
 
-@click.group(invoke_without_command=True)
+class LazyGroup(click.Group):
+    """A group whose listed subcommands are imported only when invoked or listed."""
+
+    lazy = {"judge": "agent_scoring.judge.cli"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.lazy:
+            import importlib
+
+            return getattr(importlib.import_module(self.lazy[name]), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
 @click.option(
     "--agent", "agents", multiple=True, help="Only this agent (repeatable), e.g. plan_agent."
 )
@@ -44,20 +66,26 @@ def main(
     """Render one markdown report per agent and source file from the scoring marts."""
     if ctx.invoked_subcommand is not None:
         return
-    reporters = registry()
-    unknown = [a for a in agents if a not in reporters]
-    if unknown:
-        raise click.BadParameter(
-            f"unknown agent {unknown[0]!r}; known: {', '.join(sorted(reporters))}",
-            param_hint="--agent",
-        )
     path = db_path or default_db_path()
     try:
         con = connect_read_only(path)
     except WarehouseError as exc:
         raise click.ClickException(str(exc)) from exc
-    written = 0
     with con:
+        reporters = registry(con)
+        if not set(reporters) - {"rag"} and "rag" not in agents:
+            # a warehouse never built for the agents (a `--select tag:rag` build is fine)
+            try:
+                require_tables(con, path, ["agents"])
+            except WarehouseError as exc:
+                raise click.ClickException(str(exc)) from exc
+        unknown = [a for a in agents if a not in reporters]
+        if unknown:
+            raise click.BadParameter(
+                f"unknown agent {unknown[0]!r}; known: {', '.join(sorted(reporters))}",
+                param_hint="--agent",
+            )
+        written, failed, found = 0, [], set()
         for name, reporter in reporters.items():
             if agents and name not in agents:
                 continue
@@ -67,10 +95,12 @@ def main(
                 raise click.ClickException(str(exc)) from exc
             # --file narrows the list first, so the batched queries only read those files.
             selected = [f for f in reporter.sources(con) if not files or f in files]
-            for source_file, context in zip(
-                selected, reporter.contexts(con, selected), strict=True
-            ):
-                text = render(reporter.template, context)
+            found.update(selected)
+            for source_file, context, text, error in rendered(con, reporter, selected):
+                if error is not None:
+                    failed.append(source_file)
+                    click.echo(f"{source_file}: report failed ({describe(error)})", err=True)
+                    continue
                 written += 1
                 if to_stdout:
                     click.echo(text)
@@ -79,11 +109,187 @@ def main(
                 target = out_dir / reporter.output_name(source_file)
                 target.write_text(text, encoding="utf-8")
                 click.echo(f"{target}: {reporter.summary(context)}")
+    if failed:
+        raise click.ClickException(
+            f"{len(failed)} report(s) failed: {', '.join(failed)}; the others were written"
+        )
+    missing = [f for f in files if f not in found]
+    if missing:
+        scope = f" of {', '.join(agents)}" if agents else ""
+        raise click.ClickException(
+            f"no scored file{scope} named {', '.join(missing)} in {path} "
+            "(a file name as in input_files.source_file, without its folder)"
+        )
     if written == 0:
         wanted = ", ".join([*agents, *files]) or "any agent"
         click.echo(f"no scored files for {wanted} in {path}; nothing written", err=True)
 
 
-from agent_scoring.judge.cli import judge  # noqa: E402
+def rendered(
+    con, reporter: Reporter, source_files: list[str]
+) -> Iterator[tuple[str, dict | None, str | None, Exception | None]]:
+    """(file, context, markdown, None) per file, or (file, None, None, error) for a file whose
+    report cannot be made: one bad file never stops the others."""
+    try:
+        contexts: list[dict | None] = reporter.contexts(con, source_files)
+    except Exception:  # noqa: BLE001 - the batch failed: find the file by building each alone
+        contexts = [None] * len(source_files)
+    for source_file, context in zip(source_files, contexts, strict=True):
+        try:
+            context = context or reporter.contexts(con, [source_file])[0]
+            yield source_file, context, render(reporter.template, context), None
+        except Exception as exc:  # noqa: BLE001 - reported per file, exit status 1 at the end
+            yield source_file, None, None, exc
 
-main.add_command(judge)
+
+def describe(error: Exception) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+DB_OPTION = click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="DuckDB file built by dbt [default: $AGENT_SCORING_DB or agent_scoring.duckdb].",
+)
+RUN_OPTIONS = [
+    click.option("--agent", "agents", multiple=True,
+                 help="Only this agent (repeatable); default: every agent."),
+    click.option("--head", default=None,
+                 help="The run to look at (a source_file); default: each agent's latest run."),
+    click.option("--base", default=None,
+                 help="The run to compare it with; default: the head's previous run."),
+    DB_OPTION,
+]
+
+
+def run_options(command):
+    for option in reversed(RUN_OPTIONS):
+        command = option(command)
+    return command
+
+
+class GateError(click.ClickException):
+    """A usage or warehouse problem of the gate: exit status 2, as click's usage errors."""
+
+    exit_code = 2
+
+
+def history_warehouse(db_path: Path | None, error=click.ClickException):
+    """The warehouse, read-only, with the run-history marts; one line when it is not."""
+    path = db_path or default_db_path()
+    try:
+        con = connect_read_only(path)
+        require_tables(con, path, ["agents", "runs", "item_changes", "run_trends"])
+    except WarehouseError as exc:
+        raise error(str(exc)) from exc
+    return con
+
+
+@main.command()
+@run_options
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("reports"), show_default=True, help="Directory for the reports.")
+@click.option("--stdout", "to_stdout", is_flag=True, help="Print instead of writing files.")
+@click.option("--runs", "trend_runs", type=click.IntRange(min=2), default=history.TREND_RUNS,
+              show_default=True, help="Runs in the trend chart.")
+def compare(agents, head, base, db_path, out_dir, to_stdout, trend_runs) -> None:
+    """Compare a run with the one before it: what regressed, improved, got slower.
+
+    Writes reports/<head file stem>_compare.md per agent (its latest run against its
+    previous run, by default)."""
+    from agent_scoring.reports import compare as compare_report
+
+    with history_warehouse(db_path) as con:
+        try:
+            pairs = history.select_pairs(con, agents, base, head)
+        except history.SelectionError as exc:
+            raise click.UsageError(str(exc)) from exc
+        for pair in pairs:
+            context = compare_report.context(con, pair, trend_runs)
+            text = render("compare_report.md.j2", context)
+            if to_stdout:
+                click.echo(text)
+                continue
+            out_dir.mkdir(parents=True, exist_ok=True)
+            target = out_dir / compare_report.output_name(pair)
+            target.write_text(text, encoding="utf-8")
+            click.echo(f"{target}: {compare_report.summary(context)}")
+
+
+@main.command()
+@run_options
+@click.option("--thresholds", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              default=None, help="YAML file of rules (see README: the CI gate).")
+@click.option("--min-intent", type=float, help="Head run's 의도 충족 at least this.")
+@click.option("--min-accuracy", type=float, help="Head run's 정확성 at least this.")
+@click.option("--min-stability", type=float, help="Head run's 안정성 at least this.")
+@click.option("--min-consistency", type=float, help="Head run's 일관성 at least this.")
+@click.option("--max-regressions", type=click.IntRange(min=0),
+              help="At most this many items passing in the base run and failing in the head.")
+@click.option("--max-p90-latency-increase", type=float,
+              help="At most this percent more p90 latency than the base run, per rubric.")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def check(agents, head, base, db_path, thresholds, output, **options) -> None:
+    """CI gate: exit 0 when every rule holds, 1 when one fails, 2 on a usage or warehouse
+    error. Prints every rule with its figure and PASS/FAIL (or SKIP without a base run)."""
+    from agent_scoring import gate
+
+    given = {name: value for name, value in options.items() if value is not None}
+    try:
+        from_file = gate.load_thresholds(thresholds)
+    except gate.ThresholdError as exc:
+        raise GateError(str(exc)) from exc
+    if not given and not any(from_file.values()):
+        raise click.UsageError("no rules: give --min-intent … options or --thresholds FILE")
+    with history_warehouse(db_path, GateError) as con:
+        try:
+            pairs = history.select_pairs(con, agents, base, head)
+        except history.SelectionError as exc:
+            raise click.UsageError(str(exc)) from exc
+        results = [
+            result
+            for pair in pairs
+            for result in gate.evaluate(con, pair, gate.rules_for(pair.agent, from_file, given))
+        ]
+    if output == "json":
+        click.echo(json.dumps(gate.as_json(results), ensure_ascii=False, indent=2, default=str))
+    else:
+        for result in results:
+            click.echo(f"{result.status.upper():4}  {result.agent}  {result.head_file}  "
+                       f"{result.rule.replace('_', '-')}: {result.detail}")
+        failed = sum(r.status == "fail" for r in results)
+        click.echo(f"{'FAIL' if failed else 'PASS'}: {failed} of {len(results)} rules failed")
+    if any(r.status == "fail" for r in results):
+        raise SystemExit(1)
+
+
+@main.command("new-agent")
+@click.argument("agent")
+@click.option("--display-name", default=None, help="How reports name it [default: AGENT].")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="The agent-scoring project (where dbt_project.yml is).",
+)
+def new_agent_command(agent: str, display_name: str | None, project: Path) -> None:
+    """Add AGENT: its registry entry in dbt_project.yml and models/agents/AGENT/."""
+    from agent_scoring.scaffold import ScaffoldError, new_agent
+
+    try:
+        written = new_agent(project, agent, display_name or agent)
+    except ScaffoldError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(f"{written.registry}: {agent} added to vars.agents")
+    for path in written.files:
+        click.echo(f"{path}: written")
+    click.echo(
+        f"next: write its rule in {written.files[0].name}, put {agent}_*.csv exports in the "
+        "input directory, then `dbt build && score-report --agent " + agent + "`"
+    )
+

@@ -8,6 +8,9 @@ from pathlib import Path
 import duckdb
 
 DEFAULT_DB = "agent_scoring.duckdb"
+# A report is ~100 small queries: below this size one thread answers them faster than
+# several (scheduling costs more than it saves); above it, DuckDB's default is faster.
+SMALL_WAREHOUSE_BYTES = 256 << 20
 
 
 class WarehouseError(Exception):
@@ -33,6 +36,9 @@ def connect_read_only(path: Path) -> duckdb.DuckDBPyConnection:
         raise WarehouseError(f"{path}: cannot open database ({exc})") from exc
     except duckdb.Error as exc:
         raise WarehouseError(f"{path}: not a DuckDB database ({exc})") from exc
+    if path.stat().st_size < SMALL_WAREHOUSE_BYTES:
+        # not a connect() option: another connection of this process may share the file
+        con.execute("set threads = 1")
     return con
 
 

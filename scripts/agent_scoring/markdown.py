@@ -1,18 +1,37 @@
-"""Jinja2 environment and the filters that keep generated markdown valid."""
+"""Jinja2 environment and the filters that keep generated markdown valid.
+
+Every value from the data goes through one of three filters, by where it lands:
+`cell` (a GFM table cell), `text` (a bullet, paragraph or heading) or `code` (a whole code
+span, backticks included). Each shows the value literally, on one line, without control
+characters, whatever it contains.
+"""
 
 from __future__ import annotations
 
+import math
 import re
+import shlex
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment, FileSystemBytecodeCache, PackageLoader, StrictUndefined
 
 _NEWLINES = re.compile(r"\r\n|\r|\n")
+# C0 and C1 control characters (tab, CR and LF are handled apart), DEL, and the Unicode
+# line/paragraph separators some viewers break lines on; a lone surrogate cannot be encoded.
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 # Characters that start inline markup (emphasis, links, code, strikethrough, GitHub math) or
 # end a table cell. CommonMark lets a backslash escape any ASCII punctuation, so escaping
 # them shows them literally and never changes a table's shape.
 _INLINE_MARKUP = re.compile(r"([\\`*_\[\]|~$])")
+# In a heading, trailing `#`s would close it.
+_TEXT_MARKUP = re.compile(r"([\\`*_\[\]|~$#])")
+_BACKTICK_RUNS = re.compile(r"`+")
+
+
+def one_line(value: object) -> str:
+    """The value as text on one line, with control characters removed."""
+    return _CONTROLS.sub("", _NEWLINES.sub(" ", str(value))).strip()
 
 
 def cell(value: object) -> str:
@@ -20,20 +39,33 @@ def cell(value: object) -> str:
     as text (&, <, > as entities), markdown punctuation and pipes backslash-escaped."""
     if value is None:
         return ""
-    text = _NEWLINES.sub(" ", str(value)).strip()
+    text = one_line(value)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _INLINE_MARKUP.sub(r"\\\1", text)
 
 
-def inline(value: object) -> str:
-    """Text safe in a bullet, a paragraph or a code span: one line, HTML neutralised, pipes
-    and backticks escaped (markdown punctuation is left alone: inside `…` it would show)."""
+def text(value: object) -> str:
+    """Text shown literally in a bullet, a paragraph or a heading."""
     if value is None:
         return ""
-    text = str(value)
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
-    return _NEWLINES.sub(" ", text).strip()
+    escaped = one_line(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _TEXT_MARKUP.sub(r"\\\1", escaped)
+
+
+def code(value: object, in_table: bool = False) -> str:
+    """A whole code span showing the value literally: fenced by more backticks than any run
+    inside it (no escape works inside a code span), padded when it starts or ends with a
+    backtick. In a table cell a pipe still ends the cell, so it is escaped there."""
+    content = one_line("" if value is None else value)
+    if not content:
+        return "` `"
+    longest = max((len(run) for run in _BACKTICK_RUNS.findall(content)), default=0)
+    fence = "`" * (longest + 1)
+    if content.startswith("`") or content.endswith("`"):
+        content = f" {content} "
+    if in_table:
+        content = content.replace("|", "\\|")
+    return f"{fence}{content}{fence}"
 
 
 def num(value: object, digits: int = 2) -> str:
@@ -41,16 +73,41 @@ def num(value: object, digits: int = 2) -> str:
 
     Means of floats carry binary noise (14.2575 may be 14.257499999999999 or …0001
     depending on summation order); rounding to 9 places first makes the display stable.
+    A value that is no finite number (NaN, ±inf) is shown as '-' too.
     """
     if value is None:
         return "-"
-    exact = Decimal(repr(round(float(value), 9)))
+    number = float(value)
+    if not math.isfinite(number):
+        return "-"
+    exact = Decimal(repr(round(number, 9)))
     return str(exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+
+
+def signed(value: object, digits: int = 2) -> str:
+    """A change with its sign (+0.25, -1.00, 0.00), or '-' when there is none."""
+    shown = num(value, digits)
+    if shown == "-":
+        return shown
+    if float(shown) == 0:
+        return shown.lstrip("-")  # -0.0001 rounds to 0.00, not -0.00
+    return shown if shown.startswith("-") else f"+{shown}"
+
+
+def percent_change(value: object) -> str:
+    """A percent change with its sign (+12.5%), or '-' when not measurable."""
+    shown = signed(value, 1)
+    return shown if shown == "-" else f"{shown}%"
+
+
+def shell_quote(value: object) -> str:
+    """A file name as one shell word (quoted when it needs it), on one line."""
+    return shlex.quote(one_line(value))
 
 
 def pct(value: object, digits: int = 1) -> str:
     """A ratio as a percentage, or '-' when missing."""
-    if value is None:
+    if value is None or not math.isfinite(float(value)):
         return "-"
     return f"{float(value) * 100:.{digits}f}%"
 
@@ -64,11 +121,20 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=False,
+        # compiled templates kept in the user's temp directory: reports start faster
+        bytecode_cache=FileSystemBytecodeCache(),
     )
     env.filters["cell"] = cell
-    env.filters["inline"] = inline
+    env.filters["text"] = text
+    env.filters["heading"] = text
+    env.filters["code"] = code
     env.filters["num"] = num
     env.filters["pct"] = pct
+    env.filters["signed"] = signed
+    env.filters["percent_change"] = percent_change
+    env.filters["shell_quote"] = shell_quote
+    # a last guard for literal template text mixed with values
+    env.finalize = lambda value: _CONTROLS.sub("", value) if isinstance(value, str) else value
     return env
 
 

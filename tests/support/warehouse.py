@@ -49,11 +49,13 @@ def copy_inputs(files: list[Path], input_dir: Path) -> Path:
     return input_dir
 
 
-def run_dbt(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+def run_dbt(
+    args: list[str], env: dict[str, str], cwd: Path = REPO
+) -> subprocess.CompletedProcess:
     dbt = Path(sys.executable).with_name("dbt")
     return subprocess.run(
         [str(dbt), *args, "--no-use-colors"],
-        cwd=REPO,
+        cwd=cwd,
         env=env,
         capture_output=True,
         text=True,
@@ -61,10 +63,13 @@ def run_dbt(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess
     )
 
 
-def build(input_dir: Path, work: Path, select: list[str] | None = None) -> Warehouse:
-    """`dbt build` (optionally `--select …`) into work/warehouse.duckdb; fail on error."""
+def build(
+    input_dir: Path, work: Path, select: list[str] | None = None, extra: list[str] = ()
+) -> Warehouse:
+    """`dbt build` (optionally `--select …` and other arguments) into work/warehouse.duckdb;
+    fail on error."""
     db = work / "warehouse.duckdb"
-    args = ["build", *(["--select", *select] if select else [])]
+    args = ["build", *(["--select", *select] if select else []), *extra]
     proc = run_dbt(args, dbt_env(input_dir, db, work))
     if proc.returncode != 0:
         pytest.fail(f"dbt build failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")

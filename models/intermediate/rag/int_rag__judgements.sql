@@ -63,6 +63,10 @@ joined as (
         results.stored_overall_score,
         results.stored_passed,
         case
+            -- the judge (or the run) failed to give a verdict: no score, never averaged in
+            when results.error like 'judge:%' or results.error like 'not judged:%'
+                then 'judge_error'
+            -- the chatbot failed (or gave no answer): a failed answer, scored as such
             when results.error is not null then 'error'
             when not results.has_judge then 'no_judge'
             when results.faithfulness is null

@@ -14,13 +14,15 @@ criteria as (
     select * from {{ ref('rag_criteria_targets') }}
 ),
 
--- Category criteria count every question of the category: an answer the judge could not
--- score (error, missing judge) scores 0 and is not behaviour-correct.
+-- Category criteria count every question of the category that has a verdict or failed on
+-- the chatbot's side (its error scores 0 and is not behaviour-correct). A judge error has no
+-- verdict and is never averaged in: it is counted beside, in judge_errors.
 category_measures as (
     select
         runs.run_id,
         criteria.criterion_id,
-        count(judgements.question_id) as denominator,
+        count(judgements.question_id) filter (where judgements.judge_status <> 'judge_error')
+            as denominator,
         case criteria.metric
             when 'behavior_correct_rate'
                 then count(*) filter (
@@ -29,17 +31,20 @@ category_measures as (
         end as numerator,
         case criteria.metric
             when 'mean_overall_score' then avg(coalesce(judgements.overall_score, 0))
+                filter (where judgements.judge_status <> 'judge_error')
             when 'behavior_correct_rate' then avg(
                 case
                     when judgements.judge_status = 'judged' and judgements.behavior_correct
                         then 1.0
                     else 0.0
                 end
-            )
+            ) filter (where judgements.judge_status <> 'judge_error')
         end as measured_value,
         count(*) filter (
-            where judgements.question_id is not null and judgements.judge_status != 'judged'
-        ) as unjudged
+            where judgements.question_id is not null
+                and judgements.judge_status not in ('judged', 'judge_error')
+        ) as unjudged,
+        count(*) filter (where judgements.judge_status = 'judge_error') as judge_errors
     from runs
     cross join criteria
     left join judgements
@@ -64,7 +69,8 @@ label_measures as (
                 else 0.0
             end
         ) as measured_value,
-        0 as unjudged
+        0 as unjudged,
+        0 as judge_errors
     from runs
     cross join criteria
     left join judgements
@@ -102,6 +108,7 @@ evaluated as (
         case when measures.denominator > 0 then measures.measured_value end as measured_value,
         measures.numerator,
         measures.denominator,
+        measures.judge_errors,
         case
             when measures.denominator > 0 then measures.measured_value >= criteria.target
         end as met,
@@ -113,8 +120,13 @@ evaluated as (
                 then '사람 라벨이 있는 ' || measures.denominator || '/'
                     || run_questions.judged_results || '문항 기준'
             when measures.denominator = 0 then '측정 불가: 해당 카테고리 문항이 없습니다'
+            when measures.unjudged > 0 and measures.judge_errors > 0
+                then '판정 불가 ' || measures.unjudged || '건은 0점/미충족으로 포함, judge 오류 '
+                    || measures.judge_errors || '건은 제외'
             when measures.unjudged > 0
                 then '판정 불가 ' || measures.unjudged || '건은 0점/미충족으로 포함'
+            when measures.judge_errors > 0
+                then 'judge 오류 ' || measures.judge_errors || '건은 평균에서 제외'
         end as note
     from measures
     inner join criteria

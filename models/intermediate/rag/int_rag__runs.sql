@@ -68,7 +68,9 @@ runs as (
         reports.stored_overall_score,
         reports.judge_model,
         reports.judge_provider,
-        reports.is_demo_judge
+        reports.is_demo_judge,
+        reports.is_complete,
+        reports.stopped_reason
     from reports
     left join best_dataset
         on reports.report_file = best_dataset.report_file
@@ -81,7 +83,8 @@ sequenced as (
             partition by coalesce(dataset_file, '')
             order by run_at nulls first, report_file
         ) as run_seq,
-        lag(run_id) over (
+        -- an incomplete run is never the one a later run is compared with
+        lag(case when is_complete then run_id end ignore nulls) over (
             partition by coalesce(dataset_file, '')
             order by run_at nulls first, report_file
         ) as previous_run_id

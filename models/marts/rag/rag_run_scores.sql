@@ -22,6 +22,7 @@ run_totals as (
         count(*) as questions,
         count(*) filter (where judge_status = 'judged') as judged_questions,
         count(*) filter (where judge_status = 'error') as error_questions,
+        count(*) filter (where judge_status = 'judge_error') as judge_error_questions,
         count(*) filter (where not in_dataset) as questions_not_in_dataset,
         count(*) filter (where passed) as passed_questions,
         avg(case when passed then 1.0 else 0.0 end) as pass_rate,
@@ -105,6 +106,7 @@ final as (
         coalesce(run_totals.questions, 0) as questions,
         coalesce(run_totals.judged_questions, 0) as judged_questions,
         coalesce(run_totals.error_questions, 0) as error_questions,
+        coalesce(run_totals.judge_error_questions, 0) as judge_error_questions,
         coalesce(run_totals.questions_not_in_dataset, 0) as questions_not_in_dataset,
         coalesce(not_run.dataset_questions_not_run, 0) as dataset_questions_not_run,
         coalesce(run_totals.passed_questions, 0) as passed_questions,
@@ -135,7 +137,9 @@ final as (
         runs.stored_overall_score,
         run_totals.stored_mean_overall_score,
         coalesce(run_totals.passed_mismatches, 0) as passed_mismatches,
-        coalesce(run_totals.overall_score_mismatches, 0) as overall_score_mismatches
+        coalesce(run_totals.overall_score_mismatches, 0) as overall_score_mismatches,
+        runs.is_complete,
+        runs.stopped_reason
     from runs
     left join run_totals
         on runs.run_id = run_totals.run_id

@@ -16,6 +16,7 @@ final as (
         measured_value,
         numerator,
         denominator,
+        judge_errors,
         met,
         note
     from criteria

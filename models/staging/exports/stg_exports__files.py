@@ -1,8 +1,10 @@
-"""One row per export CSV in the input directory: its encoding, header and readiness.
+"""One row per export in the input directory: its encoding, header and readiness.
 
-DuckDB reads only UTF-8, so this model decides how every file is read before any SQL
+DuckDB reads only UTF-8 CSV, so this model decides how every file is read before any SQL
 touches it: UTF-8 (with or without BOM) is read in place; UTF-16 and CP949 (what Korean
-Excel saves) are transcoded to UTF-8 copies; anything else is refused with a reason.
+Excel saves) are transcoded to UTF-8 copies; an xlsx export (the platform's) is written out
+as a UTF-8 CSV copy of its sheet (agent_scoring.xlsx); anything else is refused with a
+reason.
 The header is parsed here, by name, so later models never depend on column order.
 
 It also makes the row accounting possible (SCORING §0, "nothing is dropped silently"):
@@ -31,7 +33,9 @@ import re
 from pathlib import Path
 
 import duckdb
-from agent_scoring.record_count import RecordCounter
+
+# agent_scoring.xlsx and .record_count are imported where a file needs them: a build with
+# nothing new to inspect should not pay for loading them.
 
 SNIFF_BYTES = 1 << 16
 EXCERPT_CHARS = 300
@@ -255,6 +259,8 @@ def quick_checks(session, planned: dict[str, str]) -> dict[str, tuple[int, int, 
     by_options: dict[str, list[str]] = {}
     for path, options in planned.items():
         by_options.setdefault(options, []).append(path)
+    from agent_scoring.record_count import RecordCounter
+
     with RecordCounter(list(planned)) as counter:
         scanned: dict[str, tuple[int, int]] = {}
         for options, paths in by_options.items():
@@ -271,6 +277,8 @@ def quick_checks(session, planned: dict[str, str]) -> dict[str, tuple[int, int, 
 def planned_read(path: Path, columns: dict, max_line_bytes: int) -> str | None:
     """The read options of a UTF-8 file read in place with every required column and no
     duplicated header name, or None: the only files quick_checks() takes."""
+    if path.suffix.lower() == ".xlsx":
+        return None
     with path.open("rb") as handle:
         head = handle.read(SNIFF_BYTES)
     if detect_encoding(head) not in ("utf-8", "utf-8-sig"):
@@ -332,9 +340,14 @@ def checked_read(
 
 
 def mapped_columns(header: list[str], columns: dict) -> list[str]:
-    """The English column name of every header name (extra_<n> for unknown ones)."""
+    """The English column name of every header name: extra_<n> for a header the dictionary
+    does not know, or whose column an earlier header (an alias) already gave."""
     known = {name: column for name, (column, _) in columns.items()}
-    return [known.get(name) or f"extra_{i + 1}" for i, name in enumerate(header)]
+    mapped: list[str] = []
+    for i, name in enumerate(header):
+        column = known.get(name)
+        mapped.append(column if column and column not in mapped else f"extra_{i + 1}")
+    return mapped
 
 
 def inspect_file(
@@ -355,12 +368,29 @@ def inspect_file(
     read_from = "original"
     header: list[str] = []
     problem_code = problem = None
-    if not head:
+    sheet_name, cell_notes = None, []
+    if path.suffix.lower() == ".xlsx" and head:
+        encoding, read_from = "xlsx", "xlsx"
+        required = [name for name, (_, needed) in columns.items() if needed]
+        from agent_scoring import xlsx
+
+        try:
+            sheet = xlsx.to_csv(path, copy_path(path, transcode_dir, "xlsx"), required)
+        except xlsx.XlsxError as exc:
+            problem_code, problem = "unreadable_xlsx", str(exc)
+        else:
+            read_path = str(copy_path(path, transcode_dir, "xlsx"))
+            header, sheet_name = sheet.header, sheet.name
+            cell_notes = [
+                {"cell": cell, "header_name": name, "kind": kind}
+                for cell, name, kind in sheet.notes
+            ]
+    elif not head:
         problem_code, problem = "empty_file", "file is empty (no header); export it again"
     elif encoding is None:
         problem_code = "undecodable"
         problem = "file is neither UTF-8, UTF-16 nor CP949; re-save it as CSV UTF-8"
-    else:
+    elif read_from == "original":
         try:
             if encoding not in ("utf-8", "utf-8-sig"):
                 read_path = str(transcode(path, encoding, transcode_dir))
@@ -430,6 +460,8 @@ def inspect_file(
         rejects,
         problem_code,
         problem,
+        sheet_name,
+        cell_notes,
     )
 
 
@@ -437,7 +469,7 @@ COLUMNS = (
     "agent, source_path, source_file, encoding, read_path, read_from, size_bytes, "
     "modified_epoch, fingerprint, header_names, column_names, missing_columns, "
     "unknown_columns, read_options, csv_records, parsed_records, csv_rejects, problem_code, "
-    "problem"
+    "problem, sheet_name, cell_notes"
 )
 
 
@@ -468,27 +500,50 @@ def reusable(row: tuple | None, agent: str, columns: dict, max_line_bytes: int) 
     )
 
 
+def agent_columns(dictionary: dict[str, str], required: list[str]) -> dict:
+    """header name -> (English column or None, required) for one agent's files."""
+    columns = {name: (column, name in required) for name, column in dictionary.items()}
+    for name in required:
+        columns.setdefault(name, (None, True))
+    return columns
+
+
+def files_by_agent(input_dir: Path, patterns: dict[str, list[str]]) -> dict[Path, str]:
+    """Every file matching an agent's patterns, with its agent. A file two agents' patterns
+    match belongs to the longer (more specific) pattern."""
+    found: dict[Path, tuple[int, str]] = {}
+    for agent, agent_patterns in sorted(patterns.items()):
+        for pattern in agent_patterns:
+            for path in input_dir.glob(pattern):
+                if path.is_file() and len(pattern) > found.get(path, (-1, ""))[0]:
+                    found[path] = (len(pattern), agent)
+    return {path: agent for path, (_, agent) in sorted(found.items())}
+
+
 def model(dbt, session):
     dbt.config(materialized="table")
     input_dir = Path(dbt.config.get("input_dir"))
     transcode_dir = Path(dbt.config.get("transcode_dir"))
     max_line_bytes = int(dbt.config.get("csv_max_line_bytes"))
-    columns_by_agent: dict[str, dict] = {}
-    for agent, header_name, column_name, is_required in dbt.ref("export_columns").fetchall():
-        columns_by_agent.setdefault(agent, {})[header_name] = (column_name, bool(is_required))
+    dictionary = dict(dbt.ref("export_columns").fetchall())
+    registry = dbt.ref("agents").select("agent, file_patterns, required_columns").fetchall()
+    columns_by_agent = {
+        agent: agent_columns(dictionary, list(required)) for agent, _, required in registry
+    }
 
     previous = previous_inspections(session, dbt.this)
     rows: list[tuple | None] = []
     to_inspect: list[tuple[int, Path, str, dict]] = []
-    for agent, columns in sorted(columns_by_agent.items()):
-        for path in sorted(input_dir.glob(f"{agent}_*.csv")):
-            stat = path.stat()
-            earlier = previous.get((str(path), f"{stat.st_size}:{stat.st_mtime_ns}"))
-            if reusable(earlier, agent, columns, max_line_bytes):
-                rows.append(earlier)
-                continue
-            to_inspect.append((len(rows), path, agent, columns))
-            rows.append(None)
+    found = files_by_agent(input_dir, {agent: list(p) for agent, p, _ in registry})
+    for path, agent in found.items():
+        columns = columns_by_agent[agent]
+        stat = path.stat()
+        earlier = previous.get((str(path), f"{stat.st_size}:{stat.st_mtime_ns}"))
+        if reusable(earlier, agent, columns, max_line_bytes):
+            rows.append(earlier)
+            continue
+        to_inspect.append((len(rows), path, agent, columns))
+        rows.append(None)
 
     planned = {
         str(path): options
@@ -528,14 +583,16 @@ def model(dbt, session):
                 csv_line varchar
             )[],
             problem_code varchar,
-            problem varchar
+            problem varchar,
+            sheet_name varchar,
+            cell_notes struct(cell varchar, header_name varchar, kind varchar)[]
         )
         """
     )
     if rows:
         session.executemany(
             "insert into export_files_found values "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"({', '.join('?' for _ in COLUMNS.split(','))})",
             rows,
         )
     return session.table("export_files_found")

@@ -13,6 +13,8 @@ with source as (
         'judge_model': 'varchar',
         'judge_provider': 'varchar',
         'demo': 'boolean',
+        'complete': 'boolean',
+        'stopped': 'varchar',
         'results': 'json[]',
     }) }}
 ),
@@ -37,7 +39,11 @@ renamed as (
         -- Written by this project's judge runner: which judge, and whether it was the demo one.
         nullif(trim(judge_model), '') as judge_model,
         nullif(trim(judge_provider), '') as judge_provider,
-        coalesce(demo, false) as is_demo_judge
+        coalesce(demo, false) as is_demo_judge,
+        -- Written by this project's judge runner: false when a question got no verdict for a
+        -- reason of the run (judge error, stopped, interrupted); reports without it are whole.
+        coalesce(complete, true) as is_complete,
+        nullif(trim(stopped), '') as stopped_reason
     from source
 )
 

@@ -1,10 +1,14 @@
-"""The floor: the least work any pipeline over these files must do, as ONE DuckDB query.
+"""The floors: the least work a pipeline over these files must do, each as ONE DuckDB query.
 
-Read every CSV once (all VARCHAR, the pinned dialect the warehouse uses), parse each Raw JSON
-cell once with a list-of-paths json_extract, aggregate per file x round. The full pipeline
-is reported as a multiple of this.
+- narrow: read four columns of every CSV once (the pinned dialect the warehouse uses), parse
+  each Raw JSON cell once with a list-of-paths json_extract, aggregate per file x round. No
+  table is written: this is less than the marts need.
+- full (the honest floor): read every column, parse Raw JSON once for the six fields the
+  scoring uses, and write one row per item into a table of an on-disk DuckDB file.
 
-    python -m agent_scoring.bench.floor INPUT_DIR --out floor.json
+The warehouse's data-proportional cost is reported as a multiple of the full floor.
+
+    python -m agent_scoring.bench.floor INPUT_DIR --out floor.json [--kind full --db F]
 """
 
 from __future__ import annotations
@@ -17,14 +21,7 @@ from pathlib import Path
 
 import duckdb
 
-FLOOR_SQL = """
-with exported as (
-    select
-        parse_filename(filename) as source_file,
-        trim("방/반복") as round_label,
-        "오류" as error_text,
-        "Raw JSON" as raw_json
-    from read_csv(
+READ_CSV = """read_csv(
         $files,
         header = true,
         auto_detect = false,
@@ -34,7 +31,16 @@ with exported as (
         max_line_size = 67108864,
         filename = true,
         columns = $columns
-    )
+    )"""
+
+NARROW_SQL = """
+with exported as (
+    select
+        parse_filename(filename) as source_file,
+        trim("방/반복") as round_label,
+        "오류" as error_text,
+        "Raw JSON" as raw_json
+    from """ + READ_CSV + """
 ),
 
 parsed as (
@@ -69,22 +75,47 @@ group by source_file, round_label
 order by source_file, round_label
 """
 
+FULL_SQL = """
+create or replace table items as
+select
+    * exclude ("Raw JSON"),
+    try(json_extract("Raw JSON", [
+        '$.assistantMessage', '$.dataUIList', '$.responseTimeSec', '$.error',
+        '$.executionProcesses', '$.worker'
+    ])) as raw_fields
+from """ + READ_CSV + """
+"""
+
 
 def header_of(path: Path) -> list[str]:
     with path.open(encoding="utf-8-sig", newline="") as handle:
         return [name.strip() for name in next(csv.reader(handle))]
 
 
-def run_floor(files: list[Path], threads: int = 2, memory_limit: str = "4GB") -> dict:
-    """Run the floor query; every file must share the first file's header."""
-    con = duckdb.connect(config={"threads": threads, "memory_limit": memory_limit})
+def run_floor(
+    files: list[Path], kind: str = "narrow", db: Path | None = None, threads: int = 2,
+    memory_limit: str = "4GB",
+) -> dict:
+    """Run one floor query; every file must share the first file's header."""
+    if kind == "full" and db is None:
+        raise ValueError("the full floor writes a table: give it a database file")
+    con = duckdb.connect(
+        str(db) if kind == "full" else ":memory:",
+        config={"threads": threads, "memory_limit": memory_limit},
+    )
     columns = {name: "VARCHAR" for name in header_of(files[0])}
+    params = {"files": [str(f) for f in files], "columns": columns}
     started = time.perf_counter()
-    result = con.execute(
-        FLOOR_SQL, {"files": [str(f) for f in files], "columns": columns}
-    ).fetchall()
+    if kind == "full":
+        con.execute(FULL_SQL, params)
+        con.execute("checkpoint")
+        elapsed = time.perf_counter() - started
+        [(rows,)] = con.execute("select count(*) from items").fetchall()
+        return {"kind": kind, "query_s": elapsed, "rows": rows}
+    result = con.execute(NARROW_SQL, params).fetchall()
     elapsed = time.perf_counter() - started
     return {
+        "kind": kind,
         "query_s": elapsed,
         "rows": sum(row[2] for row in result),
         "groups": len(result),
@@ -97,13 +128,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("input_dir", type=Path)
     parser.add_argument("--glob", default="plan_agent_*.csv")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--kind", choices=("narrow", "full"), default="narrow")
+    parser.add_argument("--db", type=Path, help="the DuckDB file the full floor writes")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--memory-limit", default="4GB")
     args = parser.parse_args(argv)
     files = sorted(args.input_dir.glob(args.glob))
     if not files:
         parser.error(f"no {args.glob} in {args.input_dir}")
-    figures = run_floor(files, args.threads, args.memory_limit)
+    if args.kind == "full" and args.db is None:
+        parser.error("--kind full needs --db")
+    if args.db is not None:
+        args.db.unlink(missing_ok=True)
+    figures = run_floor(files, args.kind, args.db, args.threads, args.memory_limit)
     args.out.write_text(json.dumps(figures), encoding="utf-8")
     return 0
 

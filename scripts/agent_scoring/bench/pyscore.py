@@ -47,6 +47,7 @@ _QUOTED = re.compile("[\"“”]([^\"“”]*)[\"“”]")
 _MULTI_SELECT = re.compile(r"multiSelectAllowYn\W*(true|false|Y|N)\b", re.A)
 _SPACES = re.compile(_RE2_SPACE + "+")
 _ROUND = re.compile(r"([0-9]+)/([0-9]+)")
+_FULL_WIDTH = str.maketrans("０１２３４５６７８９／", "0123456789/")
 _MISSING = ("", "nan", "none", "null")
 NO_ROUND = "(no round)"  # JSON keys cannot be null
 _TRUE = ("true", "y", "yes", "1")
@@ -71,8 +72,9 @@ def json_text(value: Any) -> str | None:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def seconds_of(value: Any) -> float | None:
-    """responseTimeSec: a number or a numeric string, finite and not negative."""
+def seconds_of(value: Any, limit: float = math.inf) -> float | None:
+    """responseTimeSec: a number or a numeric string, finite, not negative, at most `limit`
+    (var max_response_time_sec)."""
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -84,7 +86,21 @@ def seconds_of(value: Any) -> float | None:
             return None
     else:
         return None
-    return seconds if math.isfinite(seconds) and seconds >= 0 else None
+    return seconds if math.isfinite(seconds) and 0 <= seconds <= limit else None
+
+
+def round_label_of(label: str | None) -> str | None:
+    """방/반복 as `room/repeat` numbers (macro round_label_text): full-width digits and
+    slash made ASCII, spaces removed, leading zeros dropped; None unless two numbers that
+    fit DuckDB's integer."""
+    if label is None:
+        return None
+    text = re.sub(r"[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]+", "",
+                  label.translate(_FULL_WIDTH))
+    found = _ROUND.fullmatch(text)
+    if not found or max(int(found.group(1)), int(found.group(2))) > 2**31 - 1:
+        return None
+    return f"{int(found.group(1))}/{int(found.group(2))}"
 
 
 def as_bool(text: str | None) -> bool | None:
@@ -145,7 +161,9 @@ class Rules:
     paths: dict[str, list[tuple[str, list[str], str]]]
     speed_bounds: list[float]  # single rubric, inclusive upper bounds for 5..1
     pass_score: float
-    llm_failed: frozenset[str]
+    # (pattern, match, meaning) of seeds/llm_statuses.csv
+    llm_statuses: list[tuple[str, str, str]]
+    max_seconds: float
 
 
 def _seed(project_dir: Path, name: str) -> list[dict[str, str]]:
@@ -163,9 +181,7 @@ def load_rules(project_dir: Path = PROJECT_DIR) -> Rules:
         paths[row["check_kind"]].append((row["target"], keys, row["comparison"]))
     return Rules(
         columns={
-            row["header_name"]: row["column_name"]
-            for row in _seed(project_dir, "export_columns")
-            if row["agent"] == "plan_agent"
+            row["header_name"]: row["column_name"] for row in _seed(project_dir, "export_columns")
         },
         aliases={
             row["key_alias"]: row["check_kind"]
@@ -174,7 +190,11 @@ def load_rules(project_dir: Path = PROJECT_DIR) -> Rules:
         paths=dict(paths),
         speed_bounds=[float(b) for b in variables["speed_rubrics"]["single"]],
         pass_score=float(variables["consistency_pass_score"]),
-        llm_failed=frozenset(str(s) for s in variables["llm_failed_statuses"]),
+        llm_statuses=[
+            (row["pattern"].lower(), row["match"], row["meaning"])
+            for row in _seed(project_dir, "llm_statuses")
+        ],
+        max_seconds=float(variables["max_response_time_sec"]),
     )
 
 
@@ -286,7 +306,7 @@ def score_row(row: dict[str, str | None], rules: Rules) -> Item:
     ui_list = fields.get("dataUIList")
     ui_values = [ui_value_of(entry) for entry in ui_list] if isinstance(ui_list, list) else None
     raw_error = json_text(fields.get("error"))
-    seconds = seconds_of(fields.get("responseTimeSec"))
+    seconds = seconds_of(fields.get("responseTimeSec"), rules.max_seconds)
 
     expected = clean(row.get("expected_result"))
     checks = parse_checks(expected, rules) if expected is not None else []
@@ -316,8 +336,8 @@ def score_row(row: dict[str, str | None], rules: Rules) -> Item:
             candidate = float(llm_text)
         except ValueError:
             candidate = math.nan
-        llm_status = trim(clean(row.get("llm_status")) or "").lower()
-        if 0 <= candidate <= 5 and llm_status not in rules.llm_failed:
+        status_class = llm_status_class(clean(row.get("llm_status")), rules)
+        if 0 <= candidate <= 5 and status_class != "failed":
             llm_score = candidate
     if status in ("error", "empty"):
         source, intent = "gate", 0.0
@@ -327,9 +347,8 @@ def score_row(row: dict[str, str | None], rules: Rules) -> Item:
         source, intent = "heuristic", float(heuristic)
     else:
         source, intent = "none", None
-    round_label = clean(row.get("round_label"))
     return Item(
-        round_label=trim(round_label) if round_label is not None else None,
+        round_label=round_label_of(clean(row.get("round_label"))),
         query_id=clean(row.get("query_id")),
         status=status,
         score_source=source,
@@ -340,6 +359,19 @@ def score_row(row: dict[str, str | None], rules: Rules) -> Item:
         check_count=len(checks),
         check_passed=check_passed,
     )
+
+
+def llm_status_class(status: str | None, rules: Rules) -> str:
+    """What LLM 상태 means by seeds/llm_statuses.csv: the longest matching pattern."""
+    if status is None:
+        return "not_evaluated"
+    folded = trim(status).lower()
+    matches = [
+        (len(pattern), match == "exact", meaning)
+        for pattern, match, meaning in rules.llm_statuses
+        if folded == pattern or (match == "prefix" and folded.startswith(pattern))
+    ]
+    return max(matches)[2] if matches else "unknown"
 
 
 def read_rows(path: Path, rules: Rules) -> Iterator[dict[str, str | None]]:
@@ -376,7 +408,7 @@ def reject_code(row: dict[str, str | None], scored_items: set[str]) -> str | Non
         return "missing_query_id"
     if round_key is None:
         return "missing_round_label"
-    if not _ROUND.fullmatch(trim(round_key)):
+    if round_label_of(round_key) is None:
         return "bad_round_label"
     if trim(item_key) in scored_items:
         return "duplicate_item_id"

@@ -1,11 +1,21 @@
-"""One reporter per agent: which files it covers and the context its template needs."""
+"""Reporters: which files a report covers and the context its template needs.
+
+Every agent of the registry (the `agents` mart, built from vars.agents) gets a report from
+the shared marts (`common.py`, `templates/generic_report.md.j2`). An agent adds only what
+is its own: a template `templates/<agent>_report.md.j2` that extends the generic one, and a
+module `reports/<agent>.py` with `extra_contexts(con, files, contexts)` (its own queries)
+and, optionally, `summary(context)` and `REQUIRED_TABLES`.
+"""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
+from types import ModuleType
 
 import duckdb
 
@@ -55,15 +65,39 @@ def rows_by_file(con: Connection, sql: str, params: list | None = None) -> ByFil
     return grouped
 
 
-def registry() -> dict[str, Reporter]:
-    # Imported here so one broken reporter module names itself in the traceback.
-    from agent_scoring.reports import plan_agent, resume_agent
+def first_by_file(found: ByFile, source_files: list[str], default: dict) -> dict[str, dict]:
+    """Per file: its first row, or `default` for a file without rows."""
+    return {f: found[f][0] if found[f] else dict(default) for f in source_files}
 
-    reporters = [plan_agent.REPORTER, resume_agent.REPORTER]
-    try:
-        from agent_scoring.reports import rag
 
-        reporters.append(rag.REPORTER)
-    except ImportError:
-        pass
-    return {r.agent: r for r in reporters}
+def tables(con: Connection) -> set[str]:
+    return {r["table_name"] for r in rows(con, "select table_name from information_schema.tables")}
+
+
+def agent_extension(agent: str) -> ModuleType | None:
+    """`agent_scoring.reports.<agent>` when the agent has report code of its own."""
+    name = f"{__name__}.{agent}"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
+
+
+def registry(con: Connection) -> dict[str, Reporter]:
+    """A reporter per registered agent (the warehouse's `agents` mart), then RAG."""
+    from agent_scoring.reports import common, rag
+
+    present = tables(con)
+    reporters: dict[str, Reporter] = {}
+    if "agents" in present:
+        for spec in rows(con, "select * from agents order by agent"):
+            reporters[spec["agent"]] = common.agent_reporter(spec, agent_extension(spec["agent"]))
+    reporters[rag.REPORTER.agent] = rag.REPORTER
+    return reporters
+
+
+def render_report(con: Connection, agent: str, source_file: str) -> str:
+    """One file's report as `score-report` writes it."""
+    from agent_scoring.markdown import render
+
+    reporter = registry(con)[agent]
+    return render(reporter.template, reporter.contexts(con, [source_file])[0])

@@ -1,12 +1,44 @@
-"""Queries over the public marts that every agent's report uses.
+"""The report every registered agent gets, from the shared marts only.
 
-Each query runs once for all the files being rendered and returns their rows by file."""
+Each query runs once for all the files being rendered and returns their rows by file.
+Nothing here names an agent: what an agent is (display name, checklist, own marts, speed
+rubric) comes from the `agents` mart; what is an agent's own comes from its extension
+module (see `agent_scoring.reports`).
+"""
 
 from __future__ import annotations
 
-from agent_scoring.reports import IN_FILES, ByFile, Connection, rows, rows_by_file
+from importlib.resources import files as package_files
+from pathlib import PurePath
+from types import ModuleType
+
+from agent_scoring.reports import (
+    IN_FILES,
+    ByFile,
+    Connection,
+    Reporter,
+    first_by_file,
+    rows,
+    rows_by_file,
+    tables,
+)
+from agent_scoring.reports.data_quality import data_quality_by_file
 
 SCORE_BUCKETS = [0, 1, 2, 3, 4, 5]
+GENERIC_TEMPLATE = "generic_report.md.j2"
+REQUIRED_TABLES = ("agents", "item_scores", "round_scores", "set_scores", "consistency",
+                   "query_consistency", "check_results", "speed_bands")
+RUBRIC_NAMES = {"single": "단일", "multi": "복수"}
+# The speed rubrics each registry rule can give an agent's rows, for the criteria section.
+RUBRICS_OF_RULE = {
+    "single": ("single",), "multi": ("multi",),
+    "by_workers": ("single", "multi"), "by_track": ("single", "multi"),
+}
+NO_CONSISTENCY = {
+    "eligible_queries": 0, "all_pass": 0, "all_fail": 0, "mismatch": 0,
+    "not_eligible": 0, "consistency_score": None,
+}
+SHOWN_MART_ROWS = 20
 
 
 def sources(con: Connection, agent: str) -> list[str]:
@@ -195,11 +227,6 @@ def _counts_by(
     return {f: {r["value"]: r["n"] for r in found[f]} for f in source_files}
 
 
-def first_by_file(found: ByFile, source_files: list[str], default: dict) -> dict[str, dict]:
-    """Per file: its first row, or `default` for a file without rows."""
-    return {f: found[f][0] if found[f] else dict(default) for f in source_files}
-
-
 def fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -221,3 +248,245 @@ def speed_rubric_text(con: Connection, rubric: str) -> str:
         else:
             parts.append(f"{b['lo']:g}~{b['hi']:g}:{b['points']}")
     return ", ".join(parts)
+
+
+def most_failed_checks(
+    con: Connection, agent: str, source_files: list[str], limit: int = 10
+) -> ByFile:
+    """Per file: the `limit` (check, expected value) pairs that failed most."""
+    return rows_by_file(
+        con,
+        f"""
+        select source_file, check_kind, expected_value,
+               count_if(not passed) as failed, count(passed) as evaluated
+        from check_results
+        where agent = ? and source_file {IN_FILES} and item_status not in ('error', 'empty')
+        group by source_file, check_kind, expected_value
+        having count_if(not passed) > 0
+        qualify row_number() over (
+            partition by source_file order by failed desc, check_kind, expected_value) <= ?
+        order by failed desc, check_kind, expected_value
+        """,
+        [agent, source_files, limit],
+    )
+
+
+def failed_checks_by_kind(con: Connection, agent: str, source_files: list[str]) -> ByFile:
+    return rows_by_file(
+        con,
+        f"""
+        select source_file, check_kind, count_if(not passed) as failed,
+               count(passed) as evaluated,
+               count_if(not passed) / nullif(count(passed), 0) as fail_rate,
+               count_if(value_elsewhere_in_item) as value_elsewhere
+        from check_results
+        where agent = ? and source_file {IN_FILES} and item_status not in ('error', 'empty')
+        group by source_file, check_kind
+        order by failed desc, check_kind
+        """,
+        [agent, source_files],
+    )
+
+
+def consistency(
+    con: Connection, agent: str, source_files: list[str], track: str = "all"
+) -> dict[str, dict]:
+    found = rows_by_file(
+        con,
+        f"""
+        select source_file, eligible_queries, all_pass, all_fail, mismatch, not_eligible,
+               consistency_score
+        from consistency where agent = ? and source_file {IN_FILES} and track = ?
+        """,
+        [agent, source_files, track],
+    )
+    return first_by_file(found, source_files, NO_CONSISTENCY)
+
+
+def query_counts(con: Connection, agent: str, source_files: list[str]) -> dict[str, int]:
+    found = rows_by_file(
+        con,
+        f"""
+        select source_file, count(distinct query_id) as n from item_scores
+        where agent = ? and source_file {IN_FILES} group by source_file
+        """,
+        [agent, source_files],
+    )
+    return {f: found[f][0]["n"] if found[f] else 0 for f in source_files}
+
+
+def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dict[str, list]:
+    """Per file: each of the agent's own marts (see the agents mart) with its description
+    and its first rows for that file, for the generic report to show as tables."""
+    result: dict[str, list] = {f: [] for f in source_files}
+    described = {
+        r["table_name"]: r["comment"]
+        for r in rows(con, "select table_name, comment from duckdb_tables()")
+    }
+    for mart in marts:
+        if mart not in described:
+            continue
+        columns = [
+            r["column_name"]
+            for r in rows(
+                con,
+                "select column_name from duckdb_columns() where table_name = ? "
+                "order by column_index",
+                [mart],
+            )
+        ]
+        shown = [c for c in columns if c not in ("agent", "source_file", "file_fingerprint")]
+        if "source_file" not in columns:
+            continue
+        found = rows_by_file(
+            con,
+            f"""
+            select source_file, {", ".join(f'"{c}"' for c in shown)},
+                   count(*) over (partition by source_file) as shown_rows__total
+            from "{mart}"
+            where source_file {IN_FILES}
+            qualify row_number() over (partition by source_file
+                                       order by {'record_no' if 'record_no' in shown else '1'})
+                    <= ?
+            order by all
+            """,
+            [source_files, SHOWN_MART_ROWS],
+        )
+        for f in source_files:
+            table = found[f]
+            total = table[0]["shown_rows__total"] if table else 0
+            result[f].append({
+                "name": mart,
+                "description": described[mart],
+                "columns": shown,
+                "rows": [[r[c] for c in shown] for r in table],
+                "hidden": max(0, total - len(table)),
+            })
+    return result
+
+
+def previous_runs(con: Connection, source_files: list[str]) -> dict[str, dict | None]:
+    """Per file: its previous run (the runs mart) with the headline changes and how many
+    items regressed or improved since; None for the first run of a test set."""
+    if "runs" not in tables(con):
+        return {f: None for f in source_files}
+    found = rows_by_file(
+        con,
+        f"""
+        select head.source_file, head.previous_source_file as base_file,
+               head.intent_score - base.intent_score as intent_delta,
+               head.accuracy_score - base.accuracy_score as accuracy_delta,
+               head.consistency_score - base.consistency_score as consistency_delta,
+               head.stability_score - base.stability_score as stability_delta,
+               head.mean_response_time_sec - base.mean_response_time_sec as latency_delta,
+               (select count(*) from item_changes as c where c.head_file = head.source_file
+                    and c.base_file = head.previous_source_file and c.change = 'regressed')
+                   as regressed,
+               (select count(*) from item_changes as c where c.head_file = head.source_file
+                    and c.base_file = head.previous_source_file and c.change = 'improved')
+                   as improved
+        from runs as head
+        inner join runs as base on base.source_file = head.previous_source_file
+        where head.source_file {IN_FILES}
+        """,
+        [source_files],
+    )
+    return {f: found[f][0] if found[f] else None for f in source_files}
+
+
+def speed_rubrics(con: Connection, rule: str) -> list[dict]:
+    """The rubrics an agent's speed rule can use, named and written as the seeds do."""
+    return [
+        {"rubric": r, "name": RUBRIC_NAMES[r], "text": speed_rubric_text(con, r)}
+        for r in RUBRICS_OF_RULE.get(rule, ("single",))
+    ]
+
+
+def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]:
+    """Each file's context for the generic report; every query runs once for all files."""
+    agent = spec["agent"]
+    figures = rounds(con, agent, source_files)
+    scores = bucket_counts(con, agent, source_files, "intent_score")
+    speeds = bucket_counts(con, agent, source_files, "speed_points")
+    rubrics = speed_rubrics(con, spec["speed_rubric"])
+    checks = spec["has_check_results"]
+    per_file = {
+        "query_count": query_counts(con, agent, source_files),
+        "statuses": statuses(con, agent, source_files),
+        "score_sources": score_sources(con, agent, source_files),
+        "consistency": consistency(con, agent, source_files),
+        "failure_patterns": failure_patterns(con, agent, source_files),
+        "mismatched_queries": mismatched_queries(con, agent, source_files),
+        "most_failed_checks": (
+            most_failed_checks(con, agent, source_files) if checks else _empty(source_files)),
+        "failed_checks_by_kind": (
+            failed_checks_by_kind(con, agent, source_files) if checks
+            else _empty(source_files)),
+        "own_marts": own_marts(con, list(spec["own_marts"] or []), source_files),
+        "previous_run": previous_runs(con, source_files),
+        "data_quality": data_quality_by_file(con, agent, source_files),
+    }
+    return [
+        {
+            "agent": agent,
+            "display_name": spec["display_name"],
+            "source_file": f,
+            "source_stem": PurePath(f).stem,
+            "has_check_results": checks,
+            "rounds": figures[f][:-1],
+            "set": figures[f][-1],
+            "figures": figures[f],
+            "round_labels": [r["label"] for r in figures[f][:-1]],
+            "score_buckets": scores[f],
+            "speed_buckets": speeds[f],
+            "score_distribution": distribution(scores[f]),
+            "speed_distribution": distribution(speeds[f]),
+            "speed_rubrics": rubrics,
+            "speed_rubric_name": " / ".join(r["name"] for r in rubrics),
+            **{name: values[f] for name, values in per_file.items()},
+        }
+        for f in source_files
+    ]
+
+
+def _empty(source_files: list[str]) -> ByFile:
+    return {f: [] for f in source_files}
+
+
+def summary(ctx: dict) -> str:
+    s = ctx["set"]
+    return (
+        f"{s['item_count']} items, intent {fmt(s['intent_score'])}, "
+        f"consistency {fmt(ctx['consistency']['consistency_score'])}, "
+        f"speed {fmt(s['mean_response_time_sec'], 3)}s, "
+        f"stability {fmt(s['stability_score'])}"
+    )
+
+
+def has_template(name: str) -> bool:
+    return package_files("agent_scoring").joinpath("templates", name).is_file()
+
+
+def agent_reporter(spec: dict, extension: ModuleType | None) -> Reporter:
+    """The reporter of one registered agent: the generic report, extended by the agent's
+    own template and module when it has them."""
+    agent = spec["agent"]
+    own_template = f"{agent}_report.md.j2"
+    extra = getattr(extension, "extra_contexts", None)
+
+    def batch(con: Connection, source_files: list[str]) -> list[dict]:
+        base = contexts(con, spec, source_files)
+        if extra is None:
+            return base
+        added = extra(con, source_files, {c["source_file"]: c for c in base})
+        return [c | added[c["source_file"]] for c in base]
+
+    return Reporter(
+        agent=agent,
+        template=own_template if has_template(own_template) else GENERIC_TEMPLATE,
+        required_tables=REQUIRED_TABLES + tuple(getattr(extension, "REQUIRED_TABLES", ())),
+        sources=lambda con: sources(con, agent),
+        context=lambda con, f: batch(con, [f])[0],
+        summary=getattr(extension, "summary", summary),
+        batch_context=batch,
+    )

@@ -8,15 +8,24 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from agent_scoring.reports import IN_FILES, ByFile, Connection, rows, rows_by_file
-from agent_scoring.reports.common import first_by_file
+from agent_scoring.reports import IN_FILES, ByFile, Connection, first_by_file, rows, rows_by_file
 
 SHOWN_LOCATIONS = 10
 SHOWN_QUERIES = 20
+SHOWN_CELLS = 10
+CELL_KINDS = {"formula": "수식", "error": "오류 값", "outside_header": "헤더 밖"}
+TIME_PROBLEMS = {
+    "comma_decimal": "쉼표 소수점(\"12,5\")",
+    "not_a_number": "숫자 아님",
+    "not_finite": "NaN·무한대",
+    "negative": "음수",
+    "too_large": "상한 초과",
+}
 NEEDED_TABLES = ("input_files", "rejected_rows", "item_scores")
 NO_INPUT_FILE_ROW = {
     "rows_read": None, "rows_scored": 0, "rows_rejected": 0, "rows_unaccounted": None,
-    "encoding": None, "read_from": None, "unknown_columns": [],
+    "encoding": None, "read_from": None, "unknown_columns": [], "sheet_name": None,
+    "cell_notes": [],
 }
 
 
@@ -41,7 +50,7 @@ def data_quality_by_file(
         con,
         f"""
         select source_file, rows_read, rows_scored, rows_rejected, rows_unaccounted, encoding,
-               read_from, unknown_columns
+               read_from, unknown_columns, sheet_name, cell_notes
         from input_files
         where agent = ? and source_file {IN_FILES}
         """,
@@ -53,9 +62,55 @@ def data_quality_by_file(
     single_round = _single_round_queries(
         con, agent, [f for f in source_files if len(round_counts[f]) > 1])
     rejected = _rejected_rows(con, agent, source_files)
+    values = _unusable_values(con, agent, source_files)
     return {
         f: _section(counts[f], round_counts[f], single_round[f], _by_reason(rejected[f]))
+        | _value_notes(counts[f], values[f])
         for f in source_files
+    }
+
+
+def _unusable_values(con: Connection, agent: str, source_files: list[str]) -> ByFile:
+    """Per file: response times that give no speed score (by reason) and LLM 상태 values the
+    seed does not know, counted."""
+    return rows_by_file(
+        con,
+        f"""
+        select source_file, 'time' as kind, response_time_problem as value, count(*) as n
+        from item_scores
+        where agent = ? and source_file {IN_FILES}
+            and response_time_problem is not null and response_time_problem <> 'missing'
+        group by all
+        union all
+        select source_file, 'status', llm_status, count(*)
+        from item_scores
+        where agent = ? and source_file {IN_FILES} and llm_status_class = 'unknown'
+        group by all
+        order by kind, n desc, value
+        """,
+        [agent, source_files, agent, source_files],
+    )
+
+
+def _value_notes(counts: dict, values: list[dict]) -> dict:
+    notes = list(counts.get("cell_notes") or [])
+    shown = [
+        {"cell": n["cell"], "text": ", ".join(
+            x for x in (n["header_name"], CELL_KINDS.get(n["kind"], n["kind"])) if x)}
+        for n in notes[:SHOWN_CELLS]
+    ]
+    return {
+        "sheet_name": counts.get("sheet_name"),
+        "cell_notes": shown,
+        "cell_note_count": len(notes),
+        "cell_notes_hidden": max(0, len(notes) - SHOWN_CELLS),
+        "response_time_problems": [
+            {"label": TIME_PROBLEMS.get(v["value"], v["value"]), "n": v["n"]}
+            for v in values if v["kind"] == "time"
+        ],
+        "unknown_llm_statuses": [
+            {"llm_status": v["value"], "n": v["n"]} for v in values if v["kind"] == "status"
+        ],
     }
 
 

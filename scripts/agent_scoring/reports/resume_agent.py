@@ -1,9 +1,9 @@
-"""Context for the resume agent (지원자 관리 에이전트) report, seed 002 §5."""
+"""What the resume agent's (지원자 관리 에이전트) report adds to the generic one, seed 002 §5:
+every figure per track and track group, partial phrases and failures by track."""
 
 from __future__ import annotations
 
-from agent_scoring.reports import IN_FILES, ByFile, Connection, Reporter, common, rows_by_file
-from agent_scoring.reports.data_quality import data_quality_by_file
+from agent_scoring.reports import IN_FILES, ByFile, Connection, common, rows_by_file
 
 AGENT = "resume_agent"
 METRICS = {
@@ -165,48 +165,39 @@ def failed_queries(con: Connection, source_files: list[str]) -> ByFile:
     )
 
 
-def contexts(con: Connection, source_files: list[str]) -> list[dict]:
-    """Each file's context; every query runs once for all of them."""
+def extra_contexts(
+    con: Connection, source_files: list[str], contexts: dict[str, dict]
+) -> dict[str, dict]:
+    """Per file: the track tables; every query runs once for all the files."""
     fetched = {
-        "figures": common.rounds(con, AGENT, source_files),
         "tracks": tracks(con, source_files),
         "per_round": round_rows(con, source_files),
         "per_set": set_rows(con, source_files),
         "consistency": consistency_rows(con, source_files),
         "track_sets": track_set_scores(con, source_files),
-        "scores": common.bucket_counts(con, AGENT, source_files, "intent_score"),
-        "speeds": common.bucket_counts(con, AGENT, source_files, "speed_points"),
     }
-    # Already in the shape the template reads.
     as_is = {
-        "score_sources": common.score_sources(con, AGENT, source_files),
-        "statuses": common.statuses(con, AGENT, source_files),
         "failed_queries": failed_queries(con, source_files),
-        "mismatched_queries": common.mismatched_queries(con, AGENT, source_files),
         "partial_phrases": partial_phrases(con, source_files),
-        "data_quality": data_quality_by_file(con, AGENT, source_files),
     }
     rubrics = {
         "single_rubric": common.speed_rubric_text(con, "single"),
         "multi_rubric": common.speed_rubric_text(con, "multi"),
     }
-    return [
-        _context(f, {name: values[f] for name, values in fetched.items()})
+    return {
+        f: _context(contexts[f], {name: values[f] for name, values in fetched.items()})
         | {name: values[f] for name, values in as_is.items()}
         | rubrics
         for f in source_files
-    ]
+    }
 
 
-def _context(source_file: str, d: dict) -> dict:
-    """One file's figures from its share `d` of the batched rows."""
-    figures, track_rows = d["figures"], d["tracks"]
+def _context(base: dict, d: dict) -> dict:
+    """One file's track figures from its share `d` of the batched rows."""
+    figures, track_rows = base["figures"], d["tracks"]
     groups = [*(t["track"] for t in track_rows), "all"]
     speed_groups = [g for g in SPEED_GROUPS if any(r["track"] == g for r in d["per_set"])]
     return {
-        "source_file": source_file,
-        "set": figures[-1],
-        "round_labels": [r["label"] for r in figures[:-1]],
         "tracks": track_rows,
         "untracked_count": figures[-1]["item_count"] - sum(t["item_count"] for t in track_rows),
         "groups": groups,
@@ -214,9 +205,9 @@ def _context(source_file: str, d: dict) -> dict:
         "table": track_table(d["per_round"], d["per_set"], [*groups, *speed_groups]),
         "consistency": consistency_by_track(d["consistency"], groups),
         "score_distributions": distributions(
-            d["scores"], track_rows, {"single": "단일", "multi": "복수"}),
+            base["score_buckets"], track_rows, {"single": "단일", "multi": "복수"}),
         "speed_distributions": distributions(
-            d["speeds"], track_rows, {"single": "단일 루브릭", "multi": "복수 루브릭"}),
+            base["speed_buckets"], track_rows, {"single": "단일 루브릭", "multi": "복수 루브릭"}),
         "weakest_tracks": weakest_tracks(d["track_sets"]),
     }
 
@@ -237,10 +228,6 @@ def distributions(
     return result
 
 
-def context(con: Connection, source_file: str) -> dict:
-    return contexts(con, [source_file])[0]
-
-
 def summary(ctx: dict) -> str:
     s = ctx["set"]
     counts = ", ".join(f"{t['track']} {t['item_count']}" for t in ctx["tracks"])
@@ -249,15 +236,3 @@ def summary(ctx: dict) -> str:
         f"consistency {common.fmt(s['consistency_score'])}, "
         f"stability {common.fmt(s['stability_score'])}"
     )
-
-
-REPORTER = Reporter(
-    agent=AGENT,
-    template="resume_agent_report.md.j2",
-    required_tables=("item_scores", "round_scores", "set_scores", "consistency",
-                     "query_consistency", "speed_bands"),
-    sources=lambda con: common.sources(con, AGENT),
-    context=context,
-    summary=summary,
-    batch_context=contexts,
-)

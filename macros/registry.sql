@@ -1,0 +1,81 @@
+{#- Helpers that read the agent registry (var `agents`) and describe rules as digests. -#}
+
+{% macro agent_spec(agent) -%}
+    {#- One agent's registry entry; a name that is not registered stops the build. -#}
+    {%- set agents = var('agents') -%}
+    {%- if agent not in agents -%}
+        {{ exceptions.raise_compiler_error(
+            'agent "' ~ agent ~ '" is not in vars.agents of dbt_project.yml; registered: '
+            ~ (agents.keys() | list | join(', '))) }}
+    {%- endif -%}
+    {{ return(agents[agent]) }}
+{%- endmacro %}
+
+
+{% macro agent_file_patterns(agent) -%}
+    {#- The file name patterns of a registered agent; `<agent>_*.csv` when it lists none. -#}
+    {{ return(agent_spec(agent).get('files', [agent ~ '_*.csv'])) }}
+{%- endmacro %}
+
+
+{% macro model_agent(node=none) -%}
+    {#- The agent a model belongs to (its folder models/agents/<agent>/), else none. -#}
+    {%- set fqn = (node or model).fqn -%}
+    {{ return(fqn[2] if fqn | length > 3 and fqn[1] == 'agents' else none) }}
+{%- endmacro %}
+
+
+{% macro agent_model_names(agent) -%}
+    {#- Names of the models in models/agents/<agent>/ (execution time; [] while parsing). -#}
+    {%- set names = [] -%}
+    {%- if execute -%}
+        {%- for node in graph.nodes.values()
+            if node.resource_type == 'model' and model_agent(node) == agent -%}
+            {%- do names.append(node.name) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(names | sort) }}
+{%- endmacro %}
+
+
+{% macro agent_own_marts(agent) -%}
+    {#- An agent's own marts: its models named <agent>__<what>. -#}
+    {%- set marts = [] -%}
+    {%- for name in agent_model_names(agent) if name.startswith(agent ~ '__') -%}
+        {%- do marts.append(name) -%}
+    {%- endfor -%}
+    {{ return(marts) }}
+{%- endmacro %}
+
+
+{% macro model_code_digest(model_names) -%}
+    {#- md5 of the SQL/Python of the named models: editing one changes the digest. -#}
+    {%- set code = [] -%}
+    {%- if execute -%}
+        {%- for node in graph.nodes.values()
+            if node.resource_type == 'model' and node.name in model_names -%}
+            {%- do code.append(node.name ~ ':' ~ node.raw_code) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(local_md5(code | sort | join('\n'))) }}
+{%- endmacro %}
+
+
+{% macro seed_digest(seed, where='true') -%}
+    {#- A SQL expression: md5 of a seed's rows (those matching `where`), order-independent. -#}
+    (
+        select coalesce(md5(string_agg(t::varchar, '|' order by t::varchar)), '')
+        from {{ seed }} as t
+        where {{ where }}
+    )
+{%- endmacro %}
+
+
+{% macro sql_string(value) -%}
+    '{{ value | string | replace("'", "''") }}'
+{%- endmacro %}
+
+
+{% macro sql_list(values) -%}
+    [{% for v in values %}{{ sql_string(v) }}{{ ", " if not loop.last }}{% endfor %}]::varchar[]
+{%- endmacro %}

@@ -1,0 +1,19 @@
+{% macro round_label_text(label) -%}
+    {#-
+        방/반복 as comparable text: full-width digits and slash made ASCII, every space
+        (NBSP included) removed. `01/1`, `１/１` and ` 1 / 1 ` all become a room/repeat pair
+        that round_room()/round_repeat() read as numbers.
+    -#}
+    regexp_replace(
+        translate({{ label }}, '０１２３４５６７８９／', '0123456789/'),
+        '[\s\p{Zs}\x{FEFF}]+', '', 'g'
+    )
+{%- endmacro %}
+
+{% macro round_room(label) -%}
+    try_cast(regexp_extract({{ round_label_text(label) }}, '^(\d+)/(\d+)$', 1) as integer)
+{%- endmacro %}
+
+{% macro round_repeat(label) -%}
+    try_cast(regexp_extract({{ round_label_text(label) }}, '^(\d+)/(\d+)$', 2) as integer)
+{%- endmacro %}

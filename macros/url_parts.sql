@@ -1,0 +1,32 @@
+{% macro url_path(url) -%}
+    {#-
+        The path of a URL or of a bare path, compared the way people mean "the same page":
+        scheme and host, query, fragment and trailing slashes dropped ('/' for the root).
+    -#}
+    coalesce(nullif(regexp_replace(
+        regexp_replace(
+            regexp_replace({{ url }}, '^[A-Za-z][A-Za-z0-9+.\-]*://[^/?#]*', ''),
+            '[?#].*$', ''
+        ),
+        '/+$', ''
+    ), ''), '/')
+{%- endmacro %}
+
+{% macro url_query_values(url, name) -%}
+    {#- Every value of query parameter `name` in a URL, URL-decoded, as a list. -#}
+    list_transform(
+        regexp_extract_all({{ url }}, '[?&]{{ name }}=([^&#]*)', 1),
+        lambda value: url_decode(value)
+    )
+{%- endmacro %}
+
+{% macro path_pattern(path) -%}
+    {#-
+        A regular expression matching `path` exactly, where a placeholder such as `{planId}`
+        matches any number: an expected URL names the page, not the record.
+    -#}
+    '^' || regexp_replace(
+        regexp_replace({{ path }}, '([.+*?^$()\[\]|\\{}])', '\\\1', 'g'),
+        '\\\{[A-Za-z_][A-Za-z0-9_]*\\\}', '[0-9]+', 'g'
+    ) || '$'
+{%- endmacro %}

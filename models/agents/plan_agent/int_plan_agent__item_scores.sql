@@ -1,0 +1,45 @@
+{{ config_incremental_by_file() }}
+-- One row per export row of the plan agent with its status and 0-5 scores (SCORING §2.3):
+-- the checklist pass ratio is the rule score.
+
+with results as (
+    {{ agent_rows('plan_agent') }}
+),
+
+check_totals as (
+    select
+        source_file,
+        record_no,
+        count(*) as check_count,
+        count_if(passed) as check_passed
+    from {{ ref('int_plan_agent__check_results') }}
+    where {{ changed_files_only() }}
+    group by all
+),
+
+scored as (
+    select
+        results.*,
+        coalesce(check_totals.check_count, 0) as check_count,
+        coalesce(check_totals.check_passed, 0) as check_passed,
+        check_totals.check_passed / nullif(check_totals.check_count, 0) as pass_ratio,
+        {{ failure_message('results') }} as error_message,
+        {{ status_label(
+            error_when=failure_message('results') ~ ' is not null',
+            empty_when="coalesce(trim(results.assistant_message), '') = ''"
+                ~ " and coalesce(len(results.ui_values), 0) = 0",
+            no_checks_when='coalesce(check_totals.check_count, 0) = 0'
+        ) }} as status,
+        {{ pass_ratio_points('check_totals.check_passed / nullif(check_totals.check_count, 0)') }}
+            as heuristic_score
+    from results
+    left join check_totals
+        on check_totals.source_file = results.source_file
+        and check_totals.record_no = results.record_no
+)
+
+{{ item_scores_from('scored', 'plan_agent', columns={
+    'check_count': 'check_count',
+    'check_passed': 'check_passed',
+    'pass_ratio': 'pass_ratio',
+}) }}

@@ -1,0 +1,58 @@
+-- Per agent, test set and run, in run order: the headline figures, their change since the
+-- previous run, and latency percentiles per speed rubric (what `score-report compare`
+-- charts). A test set is a line of runs, each paired with the one before (see runs).
+{%- set rubrics = var('speed_rubrics').keys() | list %}
+{%- set metrics = ['intent_score', 'accuracy_score', 'stability_score', 'consistency_score',
+                   'mean_response_time_sec', 'item_speed_points_mean'] %}
+
+with runs as (
+    select * from {{ ref('runs') }}
+),
+
+latency as (
+    select
+        source_file,
+        {%- for rubric in rubrics %}
+        quantile_cont(response_time_sec, 0.5) filter (where speed_rubric = '{{ rubric }}')
+            as p50_{{ rubric }}_sec,
+        quantile_cont(response_time_sec, 0.9) filter (where speed_rubric = '{{ rubric }}')
+            as p90_{{ rubric }}_sec,
+        {%- endfor %}
+        count(response_time_sec) as timed_count
+    from {{ ref('item_scores') }}
+    group by source_file
+),
+
+ordered as (
+    select
+        runs.*,
+        latency.* exclude (source_file),
+        row_number() over (
+            partition by runs.agent, runs.test_set_key order by runs.run_order
+        ) as run_seq
+    from runs
+    left join latency on latency.source_file = runs.source_file
+)
+
+select
+    head.agent,
+    head.test_set_key,
+    head.run_seq,
+    head.source_file,
+    head.run_id,
+    head.started_at,
+    head.previous_source_file,
+    head.item_count,
+    {%- for metric in metrics %}
+    head.{{ metric }},
+    head.{{ metric }} - base.{{ metric }} as {{ metric }}_delta,
+    {%- endfor %}
+    {%- for rubric in rubrics %}
+    head.p50_{{ rubric }}_sec,
+    head.p90_{{ rubric }}_sec,
+    head.p90_{{ rubric }}_sec - base.p90_{{ rubric }}_sec as p90_{{ rubric }}_sec_delta,
+    {%- endfor %}
+    head.timed_count
+from ordered as head
+left join ordered as base
+    on base.agent = head.agent and base.source_file = head.previous_source_file

@@ -1,0 +1,257 @@
+-- One row per agent and source file: one run of a test set, its headline figures and the
+-- run before it. The previous run is the latest earlier run of the same agent (ordered by
+-- started_at, then file name) that has at least half of this run's queries - by Query ID,
+-- or by whitespace-normalised query text when the platform gave the queries new IDs.
+-- var run_pairs overrides the pairing of a head file (a base of null: no previous run).
+-- Runs are compared as query sets, not run by run: the pairing scans each distinct set of
+-- queries once, however many runs share it.
+{%- set pairs = var('run_pairs', []) %}
+{%- set half = 0.5 %}
+
+with recursive items as (
+    select
+        agent,
+        source_file,
+        run_id,
+        query_id,
+        regexp_replace(trim(query_text), '\s+', ' ', 'g') as query_key,
+        executed_at,
+        round_room,
+        round_repeat
+    from {{ ref('item_scores') }}
+),
+
+run_ids as (
+    select agent, source_file, run_id, count(*) as rows_with_it
+    from items
+    where run_id is not null
+    group by all
+),
+
+files as (
+    select
+        agent,
+        source_file,
+        min(executed_at) as started_at,
+        max(executed_at) as ended_at,
+        count(*) as item_count,
+        count(distinct query_id) as query_count,
+        count(distinct (round_room, round_repeat)) as round_count,
+        md5(string_agg(distinct query_id, chr(31) order by query_id)) as query_set_hash,
+        md5(string_agg(distinct query_key, chr(31) order by query_key)) as text_set_hash
+    from items
+    group by all
+),
+
+ordered as (
+    select
+        files.*,
+        row_number() over (
+            partition by files.agent order by files.started_at nulls first, files.source_file
+        ) as run_order,
+        (
+            select first(run_ids.run_id order by run_ids.rows_with_it desc, run_ids.run_id)
+            from run_ids
+            where run_ids.agent = files.agent and run_ids.source_file = files.source_file
+        ) as run_id
+    from files
+),
+
+id_sets as (
+    select distinct files.agent, files.query_set_hash, items.query_id as query_key
+    from files
+    inner join items using (agent, source_file)
+    where items.query_id is not null
+),
+
+text_sets as (
+    select distinct files.agent, files.text_set_hash, items.query_key
+    from files
+    inner join items using (agent, source_file)
+    where items.query_key is not null
+),
+
+id_set_sizes as (
+    select agent, query_set_hash, count(*) as size from id_sets group by all
+),
+
+text_set_sizes as (
+    select agent, text_set_hash, count(*) as size from text_sets group by all
+),
+
+id_overlaps as (
+    -- for every two query sets of an agent: the share of the head set found in the base set
+    select
+        head.agent,
+        head.query_set_hash as head_set,
+        base.query_set_hash as base_set,
+        count(*) / any_value(sizes.size) as share
+    from id_sets as head
+    inner join id_sets as base
+        on base.agent = head.agent and base.query_key = head.query_key
+    inner join id_set_sizes as sizes
+        on sizes.agent = head.agent and sizes.query_set_hash = head.query_set_hash
+    group by all
+),
+
+text_overlaps as (
+    select
+        head.agent,
+        head.text_set_hash as head_set,
+        base.text_set_hash as base_set,
+        count(*) / any_value(sizes.size) as share
+    from text_sets as head
+    inner join text_sets as base
+        on base.agent = head.agent and base.query_key = head.query_key
+    inner join text_set_sizes as sizes
+        on sizes.agent = head.agent and sizes.text_set_hash = head.text_set_hash
+    group by all
+),
+
+candidates as (
+    -- every earlier run that has at least half of a run's queries: found through the
+    -- overlapping query sets, so runs of unrelated test sets are never joined
+    select
+        head.agent,
+        head.source_file,
+        base.source_file as base_file,
+        base.run_order as base_order
+    from id_overlaps as overlap
+    inner join ordered as head
+        on head.agent = overlap.agent and head.query_set_hash = overlap.head_set
+    inner join ordered as base
+        on base.agent = overlap.agent and base.query_set_hash = overlap.base_set
+        and base.run_order < head.run_order
+    where overlap.share >= {{ half }}
+    union
+    select head.agent, head.source_file, base.source_file, base.run_order
+    from text_overlaps as overlap
+    inner join ordered as head
+        on head.agent = overlap.agent and head.text_set_hash = overlap.head_set
+    inner join ordered as base
+        on base.agent = overlap.agent and base.text_set_hash = overlap.base_set
+        and base.run_order < head.run_order
+    where overlap.share >= {{ half }}
+),
+
+automatic as (
+    select
+        agent,
+        source_file,
+        arg_max(base_file, base_order) as base_file
+    from candidates
+    group by all
+),
+
+overridden as (
+    {%- for pair in pairs %}
+    select
+        {{ sql_string(pair['agent']) }} as agent,
+        {{ sql_string(pair['head']) }} as source_file,
+        {{ sql_string(pair['base']) if pair.get('base') else 'null::varchar' }} as base_file
+    union all
+    {%- endfor %}
+    select null::varchar as agent, null::varchar as source_file, null::varchar as base_file
+    where false
+),
+
+paired as (
+    select
+        ordered.*,
+        case
+            when overridden.source_file is not null then overridden.base_file
+            else automatic.base_file
+        end as previous_source_file,
+        case
+            when overridden.source_file is not null then 'override'
+            when automatic.base_file is not null then 'auto'
+        end as pairing
+    from ordered
+    left join automatic
+        on automatic.agent = ordered.agent and automatic.source_file = ordered.source_file
+    left join overridden
+        on overridden.agent = ordered.agent and overridden.source_file = ordered.source_file
+),
+
+with_shares as (
+    -- how much of each run the chosen previous run shares (an override may share little)
+    select
+        paired.*,
+        coalesce(by_id.share, 0) as shared_id_share,
+        coalesce(by_text.share, 0) as shared_text_share
+    from paired
+    left join ordered as base
+        on base.agent = paired.agent and base.source_file = paired.previous_source_file
+    left join id_overlaps as by_id
+        on by_id.agent = paired.agent and by_id.head_set = paired.query_set_hash
+        and by_id.base_set = base.query_set_hash
+    left join text_overlaps as by_text
+        on by_text.agent = paired.agent and by_text.head_set = paired.text_set_hash
+        and by_text.base_set = base.text_set_hash
+),
+
+chain as (
+    -- a test set is a line of runs: each run belongs to the set of its first ancestor
+    select agent, source_file, query_set_hash as test_set_key, 0 as depth
+    from with_shares
+    where previous_source_file is null
+    union all
+    select child.agent, child.source_file, chain.test_set_key, chain.depth + 1
+    from with_shares as child
+    inner join chain
+        on chain.agent = child.agent and chain.source_file = child.previous_source_file
+    where chain.depth < 100000
+),
+
+figures as (
+    select
+        agent,
+        source_file,
+        intent_score,
+        accuracy_score,
+        stability_score,
+        consistency_score,
+        mean_response_time_sec,
+        speed_points,
+        item_speed_points_mean
+    from {{ ref('set_scores') }}
+    where track = 'all'
+)
+
+select
+    runs.agent,
+    runs.source_file,
+    runs.run_id,
+    runs.started_at,
+    runs.ended_at,
+    runs.run_order,
+    -- a run whose line of previous runs loops (an override) keeps its own query set
+    coalesce(chain.test_set_key, runs.query_set_hash) as test_set_key,
+    runs.query_set_hash,
+    runs.query_count,
+    runs.item_count,
+    runs.round_count,
+    figures.intent_score,
+    figures.accuracy_score,
+    figures.stability_score,
+    figures.consistency_score,
+    figures.mean_response_time_sec,
+    figures.speed_points,
+    figures.item_speed_points_mean,
+    runs.previous_source_file,
+    runs.pairing,
+    case
+        when runs.previous_source_file is null then null
+        when runs.shared_id_share >= {{ half }} then 'query_id'
+        else 'query_text'
+    end as pair_key,
+    case when runs.previous_source_file is not null
+        then greatest(runs.shared_id_share, runs.shared_text_share) end as shared_query_share
+from with_shares as runs
+left join (
+    select agent, source_file, first(test_set_key order by depth) as test_set_key
+    from chain
+    group by all
+) as chain
+    on chain.agent = runs.agent and chain.source_file = runs.source_file
+left join figures on figures.agent = runs.agent and figures.source_file = runs.source_file

@@ -1,0 +1,88 @@
+{{ config(materialized='view') }}
+-- The export rows every agent scores: those no row rule rejected, typed (SCORING §0-§1).
+-- stg_exports__rows already made missing values null and parsed each Raw JSON cell once;
+-- this view only casts. A view, so rows are typed when an agent's model reads its new files
+-- and never stored twice. Agents read it through agent_rows('<agent>').
+
+with source as (
+    select * from {{ ref('stg_exports__rows') }}
+    where reject_code is null
+),
+
+status_classes as (
+    -- LLM 상태 read by seeds/llm_statuses.csv, once per distinct value: the longest
+    -- matching pattern wins (an exact match on a tie); a value no pattern matches is unknown
+    select
+        statuses.llm_status,
+        coalesce(
+            (
+                select patterns.meaning
+                from {{ ref('llm_statuses') }} as patterns
+                where lower(trim(statuses.llm_status)) = lower(patterns.pattern)
+                    or (patterns.match = 'prefix'
+                        and starts_with(lower(trim(statuses.llm_status)), lower(patterns.pattern)))
+                order by length(patterns.pattern) desc, patterns.match = 'exact' desc
+                limit 1
+            ),
+            'unknown'
+        ) as llm_status_class
+    from (select distinct llm_status from source where llm_status is not null) as statuses
+),
+
+timed as (
+    select
+        source.*,
+        {{ json_seconds('response_time_json') }} as response_time_raw,
+        coalesce(status_classes.llm_status_class, 'not_evaluated') as llm_status_class
+    from source
+    left join status_classes on status_classes.llm_status = source.llm_status
+)
+
+select
+    agent,
+    source_file,
+    file_fingerprint,
+    record_no,
+    run_id,
+    item_id,
+    try_cast(ordinal as integer) as ordinal,
+    query_id,
+    query_text,
+    expected_result,
+    category,
+    {{ round_room('round_label') }} || '/' || {{ round_repeat('round_label') }} as round_label,
+    {{ round_room('round_label') }} as round_room,
+    {{ round_repeat('round_label') }} as round_repeat,
+    try_cast(executed_at as timestamp) as executed_at,
+    track,
+    -- `Track 3`, `3`, `T3`, `track3` all mean track 3; anything else stays unknown
+    try_cast(regexp_extract(track, '^(?i)(?:track|t)?\s*([0-9]+)$', 1) as integer)
+        as track_number,
+    response_text,
+    error_text,
+    llm_status,
+    llm_status_class,
+    llm_model,
+    try_cast(llm_score as double) as llm_score_raw,
+    try_cast(llm_intent_score as double) as llm_intent_score_raw,
+    try_cast(llm_accuracy_score as double) as llm_accuracy_score_raw,
+    try_cast(llm_consistency_score as double) as llm_consistency_score_raw,
+    try_cast(llm_speed_single_score as double) as llm_speed_single_score_raw,
+    try_cast(llm_speed_multi_score as double) as llm_speed_multi_score_raw,
+    try_cast(llm_stability_score as double) as llm_stability_score_raw,
+    llm_comment,
+    raw_json_is_missing,
+    raw_json_is_valid,
+    raw_json_chars,
+    raw_json_problem,
+    assistant_message,
+    ui_values,
+    response_time_raw,
+    case when {{ response_time_problem() }} is null then response_time_raw end
+        as response_time_sec,
+    {{ response_time_problem() }} as response_time_problem,
+    {{ json_text('raw_error_json') }} as raw_error,
+    execution_count,
+    worker_count,
+    extra_columns
+from timed

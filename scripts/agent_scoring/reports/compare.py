@@ -1,0 +1,139 @@
+"""Context of the run comparison report (`score-report compare`): one head run against its
+base run, from the runs, item_changes and run_trends marts (agent_scoring.history)."""
+
+from __future__ import annotations
+
+from agent_scoring import history
+from agent_scoring.markdown import one_line
+from agent_scoring.reports import Connection, rows
+
+CHANGE_TITLES = {
+    "regressed": "회귀 (통과 → 실패)",
+    "improved": "개선 (실패 → 통과)",
+    "score_down": "점수 하락 (같은 판정, 1점 이상)",
+    "score_up": "점수 상승 (같은 판정, 1점 이상)",
+    "new": "새 질의 (이번 실행에만 있음)",
+    "removed": "빠진 질의 (이전 실행에만 있음)",
+}
+RUBRIC_NAMES = {"single": "단일", "multi": "복수"}
+
+
+def output_name(pair: history.Pair) -> str:
+    return f"{history.stem(pair.head['source_file'])}_compare.md"
+
+
+def display_name(con: Connection, agent: str) -> str:
+    found = rows(con, "select display_name from agents where agent = ?", [agent])
+    return found[0]["display_name"] if found else agent
+
+
+def headline(pair: history.Pair) -> list[dict]:
+    result = []
+    for column, label, digits in (*history.HEADLINE, ("item_count", "문항 수", 0)):
+        head = pair.head[column]
+        base = pair.base[column] if pair.base else None
+        delta = head - base if head is not None and base is not None else None
+        result.append({"label": label, "base": base, "head": head, "delta": delta,
+                       "digits": digits})
+    return result
+
+
+UPWARD = ("improved", "score_up", "removed")  # the base side is the one that fell short
+
+
+def reason(item: dict, side: str) -> str:
+    """Why an item falls short on one side: its error, an empty reply, else its failed
+    checks."""
+    if item[f"{side}_status"] == "empty":
+        return "빈 응답 (assistantMessage·dataUIList 없음)"
+    return item[f"{side}_error_message"] or item[f"{side}_failed_checks"] or ""
+
+
+def grouped(changes: list[dict]) -> list[dict]:
+    sections = []
+    for change in history.CHANGE_ORDER:
+        items = [c for c in changes if c["change"] == change]
+        upward = change in UPWARD
+        for item in items:
+            item["reason"] = reason(item, "base" if upward else "head")
+            flipped = item["checks_passing_now"] if upward else item["checks_failing_now"]
+            item["flipped"] = ", ".join(flipped or [])
+        sections.append({"change": change, "title": CHANGE_TITLES[change], "upward": upward,
+                         "rows": sorted(items, key=_item_order)})
+    return sections
+
+
+def _item_order(item: dict) -> tuple:
+    return (item["query_id"] or "", item["round_room"] or 0, item["round_repeat"] or 0)
+
+
+def latency_rows(con: Connection, pair: history.Pair) -> list[dict]:
+    head = history.latency(con, pair.head["source_file"])
+    base = history.latency(con, pair.base["source_file"]) if pair.base else {}
+    found = []
+    for rubric, name in RUBRIC_NAMES.items():
+        if head.get(f"p50_{rubric}_sec") is None and base.get(f"p50_{rubric}_sec") is None:
+            continue
+        found.append({
+            "rubric": name,
+            "base_p50": base.get(f"p50_{rubric}_sec"), "head_p50": head.get(f"p50_{rubric}_sec"),
+            "base_p90": base.get(f"p90_{rubric}_sec"), "head_p90": head.get(f"p90_{rubric}_sec"),
+            "p90_increase": history.p90_increase(base, head, rubric) if base else None,
+        })
+    return found
+
+
+def slowest_growing(changes: list[dict]) -> list[dict]:
+    timed = [c for c in changes
+             if c["base_response_time_sec"] is not None
+             and c["head_response_time_sec"] is not None
+             and c["head_response_time_sec"] > c["base_response_time_sec"]]
+    for c in timed:
+        c["growth"] = c["head_response_time_sec"] - c["base_response_time_sec"]
+    return sorted(timed, key=lambda c: (-c["growth"], *_item_order(c)))[:history.SLOWEST_SHOWN]
+
+
+def trend_chart(runs: list[dict]) -> dict:
+    """The last runs of the test set as mermaid xychart-beta series (labels quoted)."""
+    labels = [one_line(f"{r['run_seq']}. {history.stem(r['source_file'])}").replace('"', "'")
+              for r in runs]
+
+    def series(column: str, digits: int) -> list[str]:
+        # a chart line has no gaps: a run without the figure is drawn at 0 (the table says -)
+        return [f"{r[column] or 0:.{digits}f}" for r in runs]
+
+    times = [r["mean_response_time_sec"] for r in runs if r["mean_response_time_sec"] is not None]
+    return {
+        "labels": ", ".join(f'"{label}"' for label in labels),
+        "scores": [series(c, 2) for c in ("intent_score", "accuracy_score", "stability_score")],
+        "latency": series("mean_response_time_sec", 3),
+        "latency_max": max(times) * 1.2 if times else 1,
+        "runs": runs,
+    }
+
+
+def context(con: Connection, pair: history.Pair, trend_runs: int) -> dict:
+    changes = history.changes(con, pair)
+    counts = {change: sum(c["change"] == change for c in changes)
+              for change in (*history.CHANGE_ORDER, "unchanged")}
+    return {
+        "agent": pair.agent,
+        "display_name": display_name(con, pair.agent),
+        "head": pair.head,
+        "base": pair.base,
+        "headline": headline(pair),
+        "counts": counts,
+        "sections": grouped(changes),
+        "latency": latency_rows(con, pair),
+        "slowest": slowest_growing(changes),
+        "trend": trend_chart(history.trend(con, pair.head, trend_runs)),
+        "trend_runs": trend_runs,
+    }
+
+
+def summary(ctx: dict) -> str:
+    if ctx["base"] is None:
+        return "first run of its test set: nothing to compare"
+    c = ctx["counts"]
+    return (f"vs {ctx['base']['source_file']}: {c['regressed']} regressed, "
+            f"{c['improved']} improved, {c['new']} new, {c['removed']} removed")

@@ -1,0 +1,291 @@
+"""Run history (issue 14): runs of one test set paired with the run before, every item's
+change, trends, the compare report and the CI gate - on runs derived from the plan sample
+(support/history.py): A, B (some items broken, some fixed, slower), C (queries added and
+removed) and D (another test set, run before the others)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import duckdb
+import pytest
+from agent_scoring.cli import main
+from click.testing import CliRunner
+from support.history import FILES, write_runs
+from support.markdown import parse, table_with_header, tables_by_heading
+from support.warehouse import all_rows, dbt_env, one, run_dbt
+
+A, B, C, D = (FILES[k] for k in "ABCD")
+
+
+def build(env, *extra: str) -> str:
+    proc = run_dbt(["build", "--exclude", "tag:rag", *extra], env)
+    assert proc.returncode == 0, proc.stdout[-5000:]
+    return proc.stdout
+
+
+def query(db, sql: str, params=None) -> list[dict]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return all_rows(con, sql, params)
+
+
+def compared_at(db) -> dict[tuple, object]:
+    found = query(db, "select head_file, base_file, max(compared_at) as at from item_changes "
+                      "group by all")
+    return {(r["head_file"], r["base_file"]): r["at"] for r in found}
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    """A, B and D built; then C added; then a build with nothing new."""
+    work = tmp_path_factory.mktemp("history")
+    staged = work / "staged"
+    staged.mkdir()
+    runs = write_runs(staged)
+    inputs = work / "input"
+    inputs.mkdir()
+    for key in "ABD":
+        shutil.copy(runs[key], inputs / runs[key].name)
+    db = work / "warehouse.duckdb"
+    env = dbt_env(inputs, db, work)
+    steps = {}
+    build(env)
+    steps["before_c"] = compared_at(db)
+    shutil.copy(runs["C"], inputs / runs["C"].name)
+    build(env)
+    steps["with_c"] = compared_at(db)
+    steps["no_change_log"] = build(env)
+    steps["no_change"] = compared_at(db)
+    return db, env, work, steps
+
+
+@pytest.fixture()
+def db(history):
+    return history[0]
+
+
+def test_each_run_is_paired_with_the_run_before_of_its_test_set(db):
+    runs = {r["source_file"]: r for r in query(db, "select * from runs")}
+    assert runs[A]["previous_source_file"] is None
+    assert (runs[B]["previous_source_file"], runs[B]["pairing"]) == (A, "auto")
+    assert (runs[C]["previous_source_file"], runs[C]["pair_key"]) == (B, "query_id")
+    assert runs[C]["shared_query_share"] == pytest.approx(0.9)
+    assert {runs[k]["test_set_key"] for k in (A, B, C)} == {runs[A]["query_set_hash"]}
+
+
+def test_a_run_of_another_test_set_is_never_paired(db):
+    runs = {r["source_file"]: r for r in query(db, "select * from runs")}
+    assert runs[D]["previous_source_file"] is None
+    assert runs[D]["test_set_key"] != runs[A]["test_set_key"]
+    assert runs[D]["run_order"] == 1  # it ran first, and A did not take it as its previous
+    assert query(db, "select count(*) as n from item_changes where ? in (head_file, base_file)",
+                 [D]) == [{"n": 0}]
+
+
+def changes(db, head: str) -> dict[tuple[str, str], str]:
+    found = query(db, "select query_id, round_label, change from item_changes "
+                      "where head_file = ?", [head])
+    return {(r["query_id"][:8], r["round_label"]): r["change"] for r in found}
+
+
+def test_every_item_of_b_has_its_change_label(db):
+    found = changes(db, B)
+    assert len(found) == 40
+    assert {k: v for k, v in found.items() if v != "unchanged"} == {
+        ("22e59eb4", "1/1"): "regressed",  # an 오류 in B
+        ("fe6894c8", "1/1"): "regressed",  # an empty reply in B
+        ("fe6894c8", "2/1"): "score_down",  # a wrong formType: 5 → 3, still passing
+        ("dbf139ae", "1/1"): "improved",  # the timeout answered in B
+        ("93618303", "1/1"): "score_up",  # the TypeError answered, 0 → 2: still failing
+    }
+
+
+def test_c_has_new_and_removed_queries(db):
+    found = changes(db, C)
+    assert sorted(k for k, v in found.items() if v == "removed") == [
+        ("928f1ae1", "1/1"), ("928f1ae1", "2/1"), ("9f291254", "1/1"), ("9f291254", "2/1")]
+    assert sum(v == "new" for v in found.values()) == 4
+    assert sum(v == "unchanged" for v in found.values()) == 36
+
+
+def test_flipped_checks_and_failure_reasons_are_on_the_items(db):
+    down = one(db_connection(db), "select * from item_changes where head_file = ? "
+               "and query_id like 'fe6894c8%' and round_label = '2/1'", [B])
+    assert (down["base_score"], down["head_score"]) == (5.0, 3.0)
+    assert down["checks_failing_now"] == ["formType=SELECT"]
+    fixed = one(db_connection(db), "select * from item_changes where head_file = ? "
+                "and query_id like 'dbf139ae%' and round_label = '1/1'", [B])
+    assert fixed["base_error_message"] == "timeout(120000ms)"
+    assert "formType=ACTION" in fixed["checks_passing_now"]
+
+
+def db_connection(db):
+    return duckdb.connect(str(db), read_only=True)
+
+
+def test_trends_carry_deltas_against_the_previous_run(db):
+    trends = {r["source_file"]: r for r in query(db, "select * from run_trends")}
+    runs = {r["source_file"]: r for r in query(db, "select * from runs")}
+    assert [trends[f]["run_seq"] for f in (A, B, C)] == [1, 2, 3]
+    assert trends[D]["run_seq"] == 1
+    assert trends[A]["intent_score_delta"] is None
+    assert trends[B]["intent_score_delta"] == pytest.approx(
+        runs[B]["intent_score"] - runs[A]["intent_score"])
+    # round 2 of B answered three times slower
+    assert trends[B]["p90_single_sec"] > trends[A]["p90_single_sec"]
+    assert trends[B]["p90_single_sec_delta"] == pytest.approx(
+        trends[B]["p90_single_sec"] - trends[A]["p90_single_sec"])
+
+
+def test_adding_a_run_compares_only_the_pairs_it_is_in(history):
+    *_, steps = history
+    assert steps["before_c"].keys() == {(B, A)}
+    assert steps["with_c"][(B, A)] == steps["before_c"][(B, A)]
+    assert (C, B) in steps["with_c"]
+
+
+def test_a_build_with_nothing_new_compares_nothing(history):
+    *_, steps = history
+    assert steps["no_change"] == steps["with_c"]
+
+
+def run_cli(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_compare_by_default_takes_the_latest_run_against_its_previous(db, tmp_path):
+    result = run_cli("compare", "--db", str(db), "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["plan_agent_run_c_compare.md"]
+    assert result.output.strip() == (
+        f"{tmp_path / 'plan_agent_run_c_compare.md'}: vs {B}: 0 regressed, 0 improved, "
+        "4 new, 4 removed")
+
+
+def test_the_compare_report_has_its_sections_regressions_first(db):
+    result = run_cli("compare", "--db", str(db), "--head", B, "--stdout")
+    assert result.exit_code == 0, result.output
+    text = result.output
+    headings = [t.content for i, t in enumerate(parse(text)) if i and
+                parse(text)[i - 1].type == "heading_open"]
+    assert headings[:9] == [
+        "실행 에이전트 실행 비교 리포트", "지표 비교", "회귀 (통과 → 실패)", "개선 (실패 → 통과)",
+        "점수 하락 (같은 판정, 1점 이상)", "점수 상승 (같은 판정, 1점 이상)",
+        "새 질의 (이번 실행에만 있음)", "빠진 질의 (이전 실행에만 있음)", "응답 시간 변화"]
+    by_heading = tables_by_heading(text)
+    regressed = by_heading["회귀 (통과 → 실패)"]
+    assert [row[3] for row in regressed[1:]] == ["ok 5.0 → error 0.0", "ok 5.0 → empty 0.0"]
+    assert regressed[1][4] == "HTTP 503: upstream busy"
+    headline = table_with_header(text, "지표")
+    assert headline[1][:4] == ["의도 충족", "3.34", "3.21", "-0.13"]
+    latency = table_with_header(text, "루브릭")
+    assert latency[1][0] == "단일" and latency[1][5].startswith("+")
+    assert "가장 느려진 항목" in text
+    assert text.count("```mermaid\nxychart-beta") == 2
+    assert 'x-axis ["1. plan_agent_run_a", "2. plan_agent_run_b"]' in text
+
+
+def test_compare_any_two_runs_with_base_and_head(db):
+    result = run_cli("compare", "--db", str(db), "--base", A, "--head", C, "--stdout")
+    assert result.exit_code == 0, result.output
+    assert "- 항목 변화: 회귀 2건, 개선 1건" in result.output
+
+
+def test_compare_names_an_unknown_run(db):
+    result = run_cli("compare", "--db", str(db), "--head", "nope.csv")
+    assert result.exit_code == 2
+    assert "no run 'nope.csv' in the warehouse" in result.output
+
+
+def test_the_per_file_report_says_what_changed_since_the_previous_run(db):
+    result = run_cli("--db", str(db), "--agent", "plan_agent", "--file", B, "--stdout")
+    assert "## 이전 실행 대비" in result.output
+    assert "- 회귀 2건, 개선 1건: `score-report compare --head plan_agent_run_b.csv`" \
+           in result.output
+    first = run_cli("--db", str(db), "--agent", "plan_agent", "--file", A, "--stdout")
+    assert "이전 실행 대비" not in first.output
+
+
+def test_the_gate_passes_with_exit_0(db):
+    result = run_cli("check", "--db", str(db), "--min-intent", "3", "--max-regressions", "0")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "PASS: 0 of 2 rules failed"
+
+
+def test_the_gate_prints_thresholds_as_written(db):
+    result = run_cli("check", "--db", str(db), "--min-intent", "2.5",
+                     "--max-regressions", "1000000")
+    assert ">= 2.5" in result.output and "<= 1000000" in result.output, result.output
+
+
+def test_the_gate_fails_with_exit_1_and_lists_every_rule(db, tmp_path):
+    thresholds = tmp_path / "gate.yml"
+    thresholds.write_text("min_intent: 3.0\nmax_regressions: 0\n"
+                          "agents:\n  plan_agent: {min_accuracy: 3.5}\n", encoding="utf-8")
+    result = run_cli("check", "--db", str(db), "--head", B, "--thresholds", str(thresholds),
+                     "--max-p90-latency-increase", "10", "--format", "json")
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.output)
+    statuses = {r["rule"]: r["status"] for r in report["rules"]}
+    assert statuses == {"min_intent": "pass", "min_accuracy": "fail",
+                        "max_regressions": "fail", "max_p90_latency_increase": "fail"}
+    assert report["result"] == "fail"
+
+
+def test_the_gate_skips_rules_that_need_a_previous_run(db):
+    result = run_cli("check", "--db", str(db), "--head", A, "--max-regressions", "0")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("SKIP  plan_agent  plan_agent_run_a.csv  max-regressions")
+
+
+@pytest.mark.parametrize("args", [
+    ["--min-intent", "3", "--db", "/nonexistent/w.duckdb"],
+    ["--db", "{db}"],  # no rule
+    ["--min-intent", "3", "--head", "nope.csv", "--db", "{db}"],
+    ["--min-intent", "x", "--db", "{db}"],
+])
+def test_the_gate_exits_2_on_usage_and_warehouse_errors(db, args):
+    result = run_cli("check", *(a.replace("{db}", str(db)) for a in args))
+    assert result.exit_code == 2, result.output
+
+
+def test_the_gate_exits_2_on_a_bad_thresholds_file(db, tmp_path):
+    bad = tmp_path / "gate.yml"
+    bad.write_text("min_intnet: 3\n", encoding="utf-8")
+    result = run_cli("check", "--db", str(db), "--thresholds", str(bad))
+    assert result.exit_code == 2
+    assert "unknown rule min_intnet" in result.output
+
+
+@pytest.fixture(scope="module")
+def overridden(history, tmp_path_factory):
+    """A copy of the history where C is compared with A (a run pair given as data)."""
+    db, env, *_ = history
+    override = tmp_path_factory.mktemp("override") / "override.duckdb"
+    shutil.copy(db, override)
+    build({**env, "AGENT_SCORING_DB": str(override)}, "--vars",
+          f"{{run_pairs: [{{agent: plan_agent, head: {C}, base: {A}}}]}}")
+    return override
+
+
+def test_pairs_can_be_overridden_by_data(overridden):
+    runs = {r["source_file"]: r for r in query(overridden, "select * from runs")}
+    assert (runs[C]["previous_source_file"], runs[C]["pairing"]) == (A, "override")
+    assert set(changes(overridden, C).values()) >= {"regressed", "new", "removed"}
+    assert query(overridden, "select count(*) as n from item_changes where head_file = ? "
+                             "and base_file = ?", [C, B]) == [{"n": 0}]
+
+
+def test_the_readme_history_queries_run_and_return_rows(db, overridden):
+    from test_readme import sql_blocks
+
+    regressed, latency = sql_blocks(history=True)
+    with db_connection(db) as con:
+        assert con.sql(latency).fetchall(), latency
+        # C, the latest run, broke nothing that passed in B: no rows is the right answer
+        assert con.sql(regressed).fetchall() == [], regressed
+    with db_connection(overridden) as con:
+        found = con.sql(regressed).fetchall()
+    assert {(row[1], row[2]) for row in found} == {(C, A)}, regressed
+    assert len(found) == sum(v == "regressed" for v in changes(overridden, C).values())
