@@ -104,20 +104,19 @@
         group by all
     ),
 
-    head_items as (
+    checked_items as (
         select side_items.*, failed_checks.failed_checks
         from side_items
         left join failed_checks using (agent, head_file, base_file, side, item_key,
                                        round_room, round_repeat)
-        where side_items.side = 'head'
+    ),
+
+    head_items as (
+        select * from checked_items where side = 'head'
     ),
 
     base_items as (
-        select side_items.*, failed_checks.failed_checks
-        from side_items
-        left join failed_checks using (agent, head_file, base_file, side, item_key,
-                                       round_room, round_repeat)
-        where side_items.side = 'base'
+        select * from checked_items where side = 'base'
     ),
 
     joined as (
@@ -200,7 +199,8 @@
         A table macro in the warehouse, so that `score-report compare --base A --head B`
         compares any two runs with exactly the SQL of the item_changes mart:
         select * from item_changes_between('<base file>', '<head file>').
-        Items pair on Query ID when the two runs share at least half of the head's.
+        Items pair on Query ID when the two runs share at least
+        var('run_pair_min_shared_share') of the head's, as the runs mart decides.
     -#}
     create or replace macro item_changes_between(base, head) as table
     {{ item_change_rows("(
@@ -213,7 +213,8 @@
                     where items.source_file = head and items.query_id in (
                         select query_id from " ~ ref('item_scores') ~ " where source_file = base
                     )
-                ) >= 0.5 * count(distinct items.query_id) filter (where items.source_file = head)
+                ) >= " ~ var('run_pair_min_shared_share') ~ "
+                    * count(distinct items.query_id) filter (where items.source_file = head)
                     then 'query_id'
                 else 'query_text'
             end as pair_key

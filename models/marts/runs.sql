@@ -6,7 +6,7 @@
 -- Runs are compared as query sets, not run by run: the pairing scans each distinct set of
 -- queries once, however many runs share it.
 {%- set pairs = var('run_pairs', []) %}
-{%- set half = 0.5 %}
+{%- set half = var('run_pair_min_shared_share') %}
 
 with recursive items as (
     select

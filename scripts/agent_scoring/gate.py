@@ -118,7 +118,7 @@ def evaluate(con: Connection, pair: history.Pair, rules: dict[str, float]) -> li
 
 def _figure(value: float) -> str:
     """A threshold as written: 1000000, not 1e+06; 3.5 stays 3.5."""
-    return f"{value:,.0f}".replace(",", "") if float(value).is_integer() else f"{value:g}"
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:g}"
 
 
 def _latency(con: Connection, pair: history.Pair, limit: float, result) -> list[Result]:

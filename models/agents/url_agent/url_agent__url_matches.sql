@@ -12,7 +12,7 @@ with results as (
     {{ agent_rows('url_agent') }}
 ),
 
-expected as (
+expected_urls as (
     select
         source_file,
         record_no,
@@ -23,6 +23,15 @@ expected as (
             1
         ), '') as expected_url
     from results
+),
+
+expected as (
+    -- the expected page once per row: its path and the pattern a button's path must match
+    select
+        *,
+        case when expected_url is not null then {{ url_path('expected_url') }} end as expected_path,
+        {{ path_pattern(url_path('expected_url')) }} as expected_path_pattern
+    from expected_urls
 ),
 
 buttons as (
@@ -50,20 +59,18 @@ compared as (
         expected.source_file,
         expected.record_no,
         expected.expected_data_key,
-        expected.expected_url,
-        case when expected.expected_url is not null then {{ url_path('expected.expected_url') }} end
-            as expected_path,
+        expected.expected_path,
         list(button_parts.button_url order by button_parts.button_url)
             filter (where button_parts.button_url is not null) as button_urls,
+        list_sort(list_distinct(flatten(
+            list(button_parts.button_data_keys) filter (where button_parts.button_url is not null)
+        ))) as button_data_keys,
         bool_or(list_contains(button_parts.button_data_keys, expected.expected_data_key))
             as data_key_found,
-        bool_or(regexp_full_match(
-            button_parts.button_path, {{ path_pattern(url_path('expected.expected_url')) }}
-        )) as path_found,
+        bool_or(regexp_full_match(button_parts.button_path, expected.expected_path_pattern))
+            as path_found,
         bool_or(
-            regexp_full_match(
-                button_parts.button_path, {{ path_pattern(url_path('expected.expected_url')) }}
-            )
+            regexp_full_match(button_parts.button_path, expected.expected_path_pattern)
             and len(button_parts.button_data_keys) > 0
         ) as path_found_with_a_data_key
     from expected
@@ -88,6 +95,7 @@ labelled as (
         compared.expected_data_key,
         compared.expected_path,
         coalesce(compared.button_urls, []::varchar[]) as button_urls,
+        coalesce(compared.button_data_keys, []::varchar[]) as button_data_keys,
         coalesce(compared.data_key_found, false) as data_key_found,
         coalesce(compared.path_found, false) as path_found,
         coalesce(compared.path_found_with_a_data_key, false) as path_found_with_a_data_key
@@ -121,9 +129,7 @@ select
     expected_data_key,
     expected_path,
     button_urls,
-    list_sort(list_distinct(flatten(list_transform(
-        button_urls, lambda u: {{ url_query_values('u', 'dataKey') }}
-    )))) as button_data_keys,
+    button_data_keys,
     match_kind,
     case match_kind
         when 'data_key' then 5

@@ -33,9 +33,16 @@ timed as (
     select
         source.*,
         {{ json_seconds('response_time_json') }} as response_time_raw,
+        {{ round_room('source.round_label') }} as round_room,
+        {{ round_repeat('source.round_label') }} as round_repeat,
         coalesce(status_classes.llm_status_class, 'not_evaluated') as llm_status_class
     from source
     left join status_classes on status_classes.llm_status = source.llm_status
+),
+
+judged as (
+    select *, {{ response_time_problem() }} as response_time_problem
+    from timed
 )
 
 select
@@ -50,9 +57,9 @@ select
     query_text,
     expected_result,
     category,
-    {{ round_room('round_label') }} || '/' || {{ round_repeat('round_label') }} as round_label,
-    {{ round_room('round_label') }} as round_room,
-    {{ round_repeat('round_label') }} as round_repeat,
+    round_room || '/' || round_repeat as round_label,
+    round_room,
+    round_repeat,
     try_cast(executed_at as timestamp) as executed_at,
     track,
     -- `Track 3`, `3`, `T3`, `track3` all mean track 3; anything else stays unknown
@@ -78,11 +85,10 @@ select
     assistant_message,
     ui_values,
     response_time_raw,
-    case when {{ response_time_problem() }} is null then response_time_raw end
-        as response_time_sec,
-    {{ response_time_problem() }} as response_time_problem,
+    case when response_time_problem is null then response_time_raw end as response_time_sec,
+    response_time_problem,
     {{ json_text('raw_error_json') }} as raw_error,
     execution_count,
     worker_count,
     extra_columns
-from timed
+from judged

@@ -208,8 +208,7 @@ def score_sources(con: Connection, agent: str, source_files: list[str]) -> dict[
 
 
 def statuses(con: Connection, agent: str, source_files: list[str]) -> dict[str, dict]:
-    counts = _counts_by(con, agent, source_files, "status")
-    return {f: counts[f] for f in source_files}
+    return _counts_by(con, agent, source_files, "status")
 
 
 def _counts_by(
@@ -335,9 +334,9 @@ def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dic
                 [mart],
             )
         ]
-        shown = [c for c in columns if c not in ("agent", "source_file", "file_fingerprint")]
         if "source_file" not in columns:
             continue
+        shown = [c for c in columns if c not in ("agent", "source_file", "file_fingerprint")]
         found = rows_by_file(
             con,
             f"""
