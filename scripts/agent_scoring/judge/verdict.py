@@ -51,14 +51,11 @@ VERDICT_SCHEMA: dict[str, Any] = {
         "schema": {
             "type": "object",
             "properties": {
-                **{key: {"type": "integer", "minimum": 1, "maximum": 5} for key in
-                   ("faithfulness", "relevance", "completeness")},
-                "hallucination_detected": {"type": "boolean"},
-                "behavior_correct": {"type": "boolean"},
+                **{key: {"type": "integer", "minimum": 1, "maximum": 5} for key in SCORE_KEYS},
+                **{key: {"type": "boolean"} for key in FLAG_KEYS},
                 "reasoning": {"type": "string"},
             },
-            "required": ["faithfulness", "relevance", "completeness",
-                         "hallucination_detected", "behavior_correct", "reasoning"],
+            "required": list(REQUIRED_KEYS),
             "additionalProperties": False,
         },
     },
