@@ -1,14 +1,15 @@
 {#-
-    Incremental builds keyed by source file (a new export must not re-parse the past).
-    A model materialized incremental with strategy 'append' stores `file_fingerprint` on
-    every row: the file's size and mtime when it was read, plus the fingerprint of the rules
-    it was scored with (the `agents` model computes them once per build). An incremental run
-    processes only files whose current fingerprint it has not stored, and its post-hook
-    deletes the rows of files that changed or disappeared. Rules have a scope:
+    Incremental builds keyed by source file (a new export must not re-parse the past), with
+    dbt's own delete+insert strategy on `source_file`. Every row stores `file_fingerprint`:
+    what the loader landed (stg_exports__files.fingerprint), plus the fingerprint of the rules it was
+    scored with (the `agents` model computes them once per build). An incremental run
+    processes only files whose current fingerprint it has not stored (their old rows are
+    replaced), and its post-hook deletes the rows of files that disappeared or now give no
+    row. Rules have a scope:
     - 'agent' (default): the shared rules and those of the file's own agent, so editing one
       agent's rules or adding an agent re-scores only that agent's files;
-    - 'read': only what reading a file depends on (stg_exports__rows: the export dictionary,
-      the CSV limits and the reading code), so tuning a scoring rule never re-reads a file.
+    - 'read': only what parsing a landed row depends on (stg_exports__rows: its own code), so
+      tuning a scoring rule never parses a file again.
     `dbt build --full-refresh` rebuilds everything.
 -#}
 
@@ -60,12 +61,14 @@
 
 {% macro config_incremental_by_file(rules_scope='agent') -%}
     {#- The config every per-file model shares; call it at the top of the model.
-        A column change is a code change, which changes the fingerprint: every file is
-        re-scored and the post-hook drops the old rows, so syncing columns is safe. -#}
+        A new column is a code change, which changes the fingerprint: every file is
+        re-scored, so appending the column is safe (dbt allows no other schema change on a
+        model with a contract). -#}
     {{ config(
         materialized='incremental',
-        incremental_strategy='append',
-        on_schema_change='sync_all_columns',
+        incremental_strategy='delete+insert',
+        unique_key='source_file',
+        on_schema_change='append_new_columns',
         rules_scope=rules_scope,
         post_hook="{{ delete_stale_file_rows() }}",
     ) }}

@@ -120,3 +120,12 @@
         when response_time_raw > {{ var('max_response_time_sec') }} then 'too_large'
     end
 {%- endmacro %}
+
+{% macro raw_json_column_names() %}
+    {#- The columns raw_json_columns() makes of a Raw JSON cell (stg_exports__rows). -#}
+    {{ return([
+        'raw_json_is_missing', 'raw_json_is_valid', 'raw_json_chars', 'raw_json_problem',
+        'assistant_message', 'ui_values', 'response_time_json', 'raw_error_json',
+        'execution_count', 'worker_count',
+    ]) }}
+{% endmacro %}

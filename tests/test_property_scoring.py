@@ -1,8 +1,8 @@
 """Whatever an export row holds, the scoring SQL neither fails nor leaves 0-5 (hypothesis).
 
 The project is built once on a tiny export; then, for every generated batch of rows, the
-rows stand in for the CSV records (the text the reader hands on: the ``records`` CTE of
-stg_exports__rows, swapped for a table ``stg_exports__records``) and the
+rows stand in for the landed records (the loader's table raw.export_rows, with a row of
+raw.export_files per generated file) and the
 *compiled SQL of the real models* - row rules, staging (one Raw JSON parse), check parser,
 check evaluation, item scores, every mart - is run again in DAG order on that warehouse.
 Properties: no statement raises; every score is in 0-5 (or null where unscored); statuses
@@ -12,7 +12,6 @@ and sources are known values; and every generated row is either scored or reject
 from __future__ import annotations
 
 import json
-import re
 import shutil
 
 import duckdb
@@ -24,6 +23,7 @@ from support.warehouse import dbt_env, run_dbt
 
 # Models after the CSV reader, in an order that respects their refs.
 MODELS = [
+    "stg_exports__files",
     "stg_exports__rows",
     "stg_exports__results",
     "int_plan_agent__checks",
@@ -51,12 +51,9 @@ SCORE_COLUMNS = {
                    "item_speed_points_mean", "consistency_score"],
     "consistency": ["consistency_score"],
 }
-# what stg_exports__rows keeps of a Raw JSON cell (macro raw_json_column_names)
-PARSED_RAW_JSON = (
-    "raw_json_is_missing", "raw_json_is_valid", "raw_json_chars", "raw_json_problem",
-    "assistant_message", "ui_values", "response_time_json", "raw_error_json",
-    "execution_count", "worker_count",
-)
+# landed columns that are not an export's cells
+NOT_CELLS = ("agent", "source_file", "record_no", "line_no", "extra_columns", "csv_error_type",
+             "csv_error", "csv_line")
 FILES = {"plan_agent": ["prop_plan_a.csv", "prop_plan_b.csv"],
          "resume_agent": ["prop_resume.csv"], "url_agent": ["prop_url.csv"]}
 
@@ -81,16 +78,9 @@ def warehouse(tmp_path_factory):
         ]
         assert len(found) == 1, name
         compiled[name] = found[0].read_text(encoding="utf-8")
-    compiled["stg_exports__rows"], swapped = re.subn(
-        r"with exported as \(.*?\n\),\s*\n\s*cleaned as \(",
-        "with exported as (select * from stg_exports__records),\n\ncleaned as (",
-        compiled["stg_exports__rows"], count=1, flags=re.DOTALL,
-    )
-    assert swapped == 1
     con = duckdb.connect(str(db))
-    stored = [r[0] for r in con.sql("describe stg_exports__rows").fetchall()]
-    columns = [c for c in stored if c not in (*PARSED_RAW_JSON, "reject_code", "reject_reason")]
-    columns = [*columns, "raw_json"]
+    landed = [r[0] for r in con.sql("describe raw.export_rows").fetchall()]
+    columns = [c for c in landed if c not in NOT_CELLS]
     for (view,) in con.sql("select view_name from duckdb_views() where not internal "
                            "and schema_name = 'main'").fetchall():
         con.execute(f"drop view {view}")  # re-run below as tables
@@ -213,23 +203,33 @@ ROW = st.fixed_dictionaries({
 
 
 def load(con, columns: list[str], rows: list[dict]) -> None:
-    """The generated rows as stg_exports__records: text columns, numbered per file."""
-    typed = ", ".join(
-        f"{c} bigint" if c == "record_no" else f"{c} varchar" for c in columns
-    )
-    con.execute(f"create or replace table stg_exports__records ({typed})")
+    """The generated rows as the only landed records: text cells, numbered per file."""
+    con.execute("delete from raw.export_rows")
+    con.execute("delete from raw.export_files where source_file like 'prop_%'")
+    for agent, names in FILES.items():
+        for name in names:
+            con.execute(
+                "insert into raw.export_files (agent, source_path, source_file, size_bytes, "
+                "modified_ns, content_hash, read_key, read_from, header_names, column_names, "
+                "missing_columns, unknown_columns, cell_notes, loaded_at) values (?, ?, ?, 0, "
+                "0, 'generated', 'generated', 'original', [], [], [], [], [], now())",
+                [agent, name, name],
+            )
     numbers: dict[str, int] = {}
     records = []
     for row in rows:
         source_file = FILES[row["agent"]][min(row["file_no"], len(FILES[row["agent"]]) - 1)]
         numbers[source_file] = numbers.get(source_file, 0) + 1
-        values = {**row, "source_file": source_file, "file_fingerprint": "generated",
-                  "record_no": numbers[source_file]}
+        values = dict(row)
         if row["agent"] != "resume_agent":
             values["track"] = None
-        records.append([values.get(c) for c in columns])
+        records.append([row["agent"], source_file, numbers[source_file],
+                        *(values.get(c) for c in columns)])
+    names = ["agent", "source_file", "record_no", *columns]
     con.executemany(
-        f"insert into stg_exports__records values ({', '.join('?' for _ in columns)})", records
+        f"insert into raw.export_rows ({', '.join(names)}) "
+        f"values ({', '.join('?' for _ in names)})",
+        records,
     )
 
 
@@ -273,7 +273,7 @@ def test_any_rows_are_scored_in_0_to_5_or_rejected_and_nothing_raises(warehouse,
     generated, scored, rejected = con.sql(
         """
         select
-            (select count(*) from stg_exports__records),
+            (select count(*) from raw.export_rows),
             (select count(*) from item_scores where source_file like 'prop_%'),
             (select count(*) from rejected_rows where source_file like 'prop_%')
         """
@@ -285,6 +285,6 @@ def test_any_rows_are_scored_in_0_to_5_or_rejected_and_nothing_raises(warehouse,
 
 
 def test_the_rerun_models_read_no_files_themselves(warehouse):
-    # only the exported CTE of stg_exports__rows (replaced by the generated rows) reads CSVs
+    # the loader reads the files; every model reads what it landed
     _, compiled, _ = warehouse
     assert [name for name in MODELS if "read_csv" in compiled[name]] == []

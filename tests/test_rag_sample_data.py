@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -174,8 +175,12 @@ def test_a_stored_verdict_that_disagrees_with_the_rule_is_reported(warehouse, co
         True,
         False,
     )
-    assert ("WARN rag_judgements__expectations_hold: 1 row(s) where not (passed_matches_stored)"
-            in warehouse.log)
+    # the warning names the test; its stored failure row names the broken expectation
+    assert re.search(r"WARN 1 rag_judgements__expectations_hold", warehouse.log)
+    assert con.execute(
+        "select expectation, rows_breaking "
+        "from main_dbt_test__audit.rag_judgements__expectations_hold"
+    ).fetchall() == [("passed_matches_stored", 1)]
 
 
 def test_verdict_changes_between_sample_runs_go_both_ways(con):

@@ -1,5 +1,5 @@
-"""The quick record count (agent_scoring.record_count, used by stg_exports__files) agrees
-with Python's csv module (hypothesis).
+"""The quick record count (agent_scoring.record_count, used by the loader) agrees with
+Python's csv module (hypothesis).
 
 A clean UTF-8 export skips the slow csv-module pass when DuckDB's count and this count
 agree, so the count must be right for any quoting: multi-line cells, escaped quotes, blank
@@ -9,25 +9,14 @@ lines inside and between records, CRLF or LF, and records split across read chun
 from __future__ import annotations
 
 import csv
-import importlib.util
+import hashlib
 import io
-from pathlib import Path
 
 import pytest
 from agent_scoring import record_count
+from agent_scoring.loader.land import count_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-MODEL = Path(__file__).resolve().parents[1] / "models/staging/exports/stg_exports__files.py"
-
-
-@pytest.fixture(scope="module")
-def files_model():
-    spec = importlib.util.spec_from_file_location("stg_exports__files", MODEL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 FIELD = st.lists(st.sampled_from(['a', '한', ',', '"', '""', '\n', '\r\n', ' ', '{"k": 1}']),
                  max_size=8).map("".join)
@@ -40,7 +29,7 @@ RECORD = st.lists(FIELD, min_size=1, max_size=4)
        blank_after=st.sets(st.integers(0, 8)), final_newline=st.booleans(),
        chunk_bytes=st.sampled_from([1, 2, 3, 7, 1 << 16]))
 def test_quick_count_equals_the_csv_module_count(
-    files_model, tmp_path, monkeypatch, records, terminator, blank_after, final_newline,
+    tmp_path, monkeypatch, records, terminator, blank_after, final_newline,
     chunk_bytes,
 ):
     out = io.StringIO()
@@ -57,13 +46,15 @@ def test_quick_count_equals_the_csv_module_count(
     path.write_bytes(text.encode("utf-8"))
     monkeypatch.setattr(record_count, "CHUNK_BYTES", chunk_bytes)
 
-    assert record_count.quick_record_count(str(path)) == files_model.count_records(str(path), {})
+    records, digest = record_count.quick_record_count(str(path))
+    assert records == count_records(str(path), {})
+    assert digest == hashlib.md5(text.encode("utf-8")).hexdigest()
 
 
 def test_a_file_that_is_not_utf8_gets_no_quick_count(tmp_path):
     path = tmp_path / "plan_agent_x.csv"
     path.write_bytes("Item ID,질의\r\n1,채용\r\n".encode("cp949"))
-    assert record_count.quick_record_count(str(path)) is None
+    assert record_count.quick_record_count(str(path))[0] is None
 
 
 @pytest.mark.parametrize("process_min_bytes", [0, 1 << 40])
@@ -77,4 +68,5 @@ def test_the_counter_gives_every_file_its_count_in_processes_or_a_thread(
         path.write_text("Item ID,Raw JSON\r\n" + "i,\"{\"\"a\"\": 1}\"\r\n" * rows)
         paths.append(str(path))
     with record_count.RecordCounter(paths) as counter:
-        assert counter.results() == {path: rows for rows, path in enumerate(paths)}
+        counts = {path: counter.result(path)[0] for path in paths}
+    assert counts == {path: rows for rows, path in enumerate(paths)}

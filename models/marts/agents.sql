@@ -2,9 +2,9 @@
 -- agent, with the fingerprints of the rules each agent's files were scored with. Every
 -- per-file model compares the fingerprint it stored with these: a rule change re-scores
 -- only the files of the agents it touches (a shared rule: every file).
-{#- reading a file depends on these only; scoring it also on the shared scoring rules -#}
-{%- set read_models = ['stg_exports__files', 'stg_exports__rows'] %}
-{%- set read_seeds = ['export_columns'] %}
+{#- parsing a landed row depends on this only; scoring it also on the shared scoring rules
+    (what reading a file depends on is the loader's read_key) -#}
+{%- set read_models = ['stg_exports__rows'] %}
 {%- set scoring_models = ['stg_exports__results', 'item_scores', 'check_results'] %}
 {%- set scoring_seeds = ['llm_statuses'] %}
 
@@ -30,12 +30,7 @@ with registry as (
 ),
 
 read_rules as (
-    select md5(concat_ws(
-        '|',
-        {{ sql_string(var('csv_max_line_bytes')) }},
-        {{ sql_string(model_code_digest(read_models)) }}
-        {%- for seed in read_seeds %}, {{ seed_digest(ref(seed)) }}{% endfor %}
-    )) as read_rules_fingerprint
+    select md5({{ sql_string(model_code_digest(read_models)) }}) as read_rules_fingerprint
 ),
 
 shared as (

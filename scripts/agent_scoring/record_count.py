@@ -1,6 +1,6 @@
 """Count a CSV export's data records in Python, independently of DuckDB's CSV reader.
 
-stg_exports__files compares this count with DuckDB's for every file (SCORING §0: nothing is
+The loader compares this count with DuckDB's for every file (SCORING §0: nothing is
 dropped silently); for a million rows it is the costliest part of reading a file, so it
 runs in other processes while DuckDB scans.
 """
@@ -8,11 +8,13 @@ runs in other processes while DuckDB scans.
 from __future__ import annotations
 
 import codecs
+import hashlib
 import itertools
 import multiprocessing
 import operator
 import os
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
 from types import TracebackType
 
 CHUNK_BYTES = 1 << 24
@@ -37,27 +39,48 @@ def record_starts(lines: list[bytes], in_quotes: int) -> tuple[int, int]:
     return starts, after[-1]
 
 
-def quick_record_count(read_path: str) -> int | None:
-    """Data records of a UTF-8 file by quote parity; None when it is not valid UTF-8."""
+def content_hash(path: str | Path) -> str:
+    """md5 of a file's bytes: the loader re-reads a file only when it changes."""
+    digest = hashlib.md5()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(CHUNK_BYTES):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def quick_record_count(read_path: str) -> tuple[int | None, str]:
+    """(data records of a UTF-8 file by quote parity, or None when it is not valid UTF-8;
+    md5 of its bytes), in one pass."""
     decoder = codecs.getincrementaldecoder("utf-8")()
-    records, in_quotes, pending = 0, 0, b""
+    digest = hashlib.md5()
+    records, in_quotes, pending, valid = 0, 0, b"", True
     with open(read_path, "rb") as handle:
-        try:
-            while chunk := handle.read(CHUNK_BYTES):
+        while chunk := handle.read(CHUNK_BYTES):
+            digest.update(chunk)
+            if not valid:
+                continue
+            try:
                 decoder.decode(chunk)
-                lines = (pending + chunk).split(b"\n")
-                pending = lines.pop()
-                starts, in_quotes = record_starts(lines, in_quotes)
-                records += starts
+            except UnicodeDecodeError:
+                valid = False
+                continue
+            lines = (pending + chunk).split(b"\n")
+            pending = lines.pop()
+            starts, in_quotes = record_starts(lines, in_quotes)
+            records += starts
+    if valid:
+        try:
             decoder.decode(b"", final=True)
         except UnicodeDecodeError:
-            return None
+            valid = False
+    if not valid:
+        return None, digest.hexdigest()
     records += record_starts([pending], in_quotes)[0] if pending else 0
-    return max(records - 1, 0)  # the header
+    return max(records - 1, 0), digest.hexdigest()  # the header
 
 
 class RecordCounter:
-    """Counts the records of `paths` in the background; `results()` waits for them.
+    """Counts the records of `paths` in the background; `result(path)` waits for one.
 
     Processes where they pay off (fork: no re-import of dbt in the workers), else a thread.
     """
@@ -74,11 +97,12 @@ class RecordCounter:
             self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
         else:
             self.pool = ThreadPoolExecutor(1)
-        self.counts = self.pool.map(quick_record_count, self.paths)
+        self.futures = {path: self.pool.submit(quick_record_count, path) for path in self.paths}
         return self
 
-    def results(self) -> dict[str, int | None]:
-        return dict(zip(self.paths, self.counts, strict=True))
+    def result(self, path: str) -> tuple[int | None, str]:
+        """(record count or None, content hash) of one of the paths; waits for it."""
+        return self.futures[path].result()
 
     def __exit__(
         self,

@@ -1,24 +1,148 @@
--- Every parsed export record with the row rules applied (SCORING §0): a record that cannot
--- be scored gets a reject_code and a reason; stg_exports__results hands only the others to
--- the agents' models. The rejected ones surface in the rejected_rows mart.
--- Raw JSON is parsed here, once, while the file is read; only what the agents score of it
--- is stored (raw_json_columns()), never the multi-kB text.
+-- Every export record the loader landed, with the row rules applied (SCORING §0): a record
+-- that cannot be scored gets a reject_code and a reason; stg_exports__results hands only the
+-- others to the agents' models. The rejected ones surface in the rejected_rows mart.
+-- Raw JSON is parsed here, once; only what the agents score of it is kept
+-- (raw_json_columns()), never the multi-kB text.
 {{ config_incremental_by_file(rules_scope='read') }}
-{#- Row order is never relied on (record_no is a column), so the insert may run in parallel:
-    about twice as fast on 2 cores. The per-file row_number() still sees file order.
-    Files are read in batches (vars.read_batch_files / read_batch_bytes): one statement
-    over hundreds of files holds them all in memory. The model reads the first batch; a
-    post-hook inserts the others. A repeated Item ID is marked after the inserts
-    (reject_repeated_item_ids): a window here would hold every column of every row. -#}
-{{ config(
-    pre_hook="set preserve_insertion_order = false",
-    post_hook=[
-        "{{ insert_remaining_export_rows() }}",
-        "reset preserve_insertion_order",
-        "{{ reject_repeated_item_ids() }}",
-    ],
-) }}
-{%- set batches = export_read_batches(only_changed_files=(this is not none and is_incremental())) %}
+{%- set text_columns = [
+    'run_id', 'item_id', 'ordinal', 'query_id', 'query_text', 'expected_result', 'category',
+    'round_label', 'executed_at', 'track', 'response_text', 'error_text', 'logic_result',
+    'logic_reason', 'llm_status', 'llm_model', 'llm_score', 'llm_comment',
+    'llm_intent_score', 'llm_accuracy_score', 'llm_consistency_score',
+    'llm_speed_single_score', 'llm_speed_multi_score', 'llm_stability_score',
+    'llm_output_json', 'prompt_version', 'input_hash',
+] %}
 
-{{ export_rows_sql(batches[0] if batches else []) }}
+with current_files as (
+    {{ current_file_fingerprints() }}
+),
 
+source as (
+    select * from {{ source('exports', 'export_rows') }}
+    where {{ changed_files_only() }}
+),
+
+cleaned as (
+    -- missing values ('', spaces, nan/None/null) become null here, once, for every model after
+    select
+        source.agent,
+        source.source_file,
+        current_files.file_fingerprint,
+        source.record_no,
+        source.line_no,
+        {%- for column in text_columns + ['raw_json'] %}
+        {{ clean_text('source.' ~ column) }} as {{ column }},
+        {%- endfor %}
+        source.extra_columns,
+        source.csv_error_type,
+        source.csv_error,
+        source.csv_line
+    from source
+    inner join current_files on current_files.source_file = source.source_file
+),
+
+json_extracted as (
+    select
+        *,
+        {{ raw_json_extract('raw_json') }} as raw_fields
+    from cleaned
+),
+
+json_typed as (
+    select
+        *,
+        {{ raw_json_type('raw_json', 'raw_fields') }} as raw_json_type
+    from json_extracted
+),
+
+parsed as (
+    select
+        * exclude (raw_json, raw_json_type, raw_fields),
+        {{ raw_json_columns('raw_json', 'raw_json_type', 'raw_fields') }}
+    from json_typed
+),
+
+keyed as (
+    select
+        *,
+        trim(item_id) as item_key,
+        trim(query_id) as query_key,
+        trim(round_label) as round_key,
+        {{ round_room('round_label') }} as round_room,
+        {{ round_repeat('round_label') }} as round_repeat,
+        raw_json_is_missing and coalesce({{ text_columns | join(', ') }}) is null as is_blank
+    from parsed
+),
+
+checked as (
+    select
+        *,
+        case
+            when csv_error_type = 'UNQUOTED VALUE' then 'csv_bad_quote'
+            when csv_error_type = 'TOO MANY COLUMNS' then 'csv_too_many_columns'
+            when csv_error_type = 'MISSING COLUMNS' then 'csv_missing_columns'
+            when csv_error_type in ('INVALID ENCODING', 'INVALID UNICODE')
+                then 'csv_invalid_encoding'
+            when csv_error_type = 'LINE SIZE OVER MAXIMUM' then 'csv_line_too_long'
+            when csv_error_type is not null then 'csv_unparsable'
+            when is_blank then 'empty_row'
+            when item_key is null then 'missing_item_id'
+            when query_key is null then 'missing_query_id'
+            when round_key is null then 'missing_round_label'
+            when round_room is null or round_repeat is null then 'bad_round_label'
+        end as rule_reject_code
+    from keyed
+),
+
+first_records as (
+    -- of the records of a file that share an Item ID and break no other rule, the first
+    -- (in file order) is scored
+    select
+        source_file,
+        record_no,
+        min(record_no) over (partition by source_file, item_key) as first_record_no
+    from checked
+    where rule_reject_code is null
+),
+
+judged as (
+    select
+        checked.*,
+        case
+            when first_records.first_record_no < checked.record_no then 'duplicate_item_id'
+            else checked.rule_reject_code
+        end as reject_code,
+        first_records.first_record_no
+    from checked
+    left join first_records
+        on first_records.source_file = checked.source_file
+        and first_records.record_no = checked.record_no
+)
+
+select
+    agent,
+    source_file,
+    file_fingerprint,
+    record_no,
+    line_no,
+    {%- for column in text_columns %}
+    {{ column }},
+    {%- endfor %}
+    {%- for column in raw_json_column_names() %}
+    {{ column }},
+    {%- endfor %}
+    extra_columns,
+    reject_code,
+    case reject_code
+        when 'empty_row' then 'every column is empty (blank, spaces or nan)'
+        when 'missing_item_id' then 'Item ID is empty: the row cannot be identified'
+        when 'missing_query_id' then 'Query ID is empty: the row cannot be matched across rounds'
+        when 'missing_round_label' then '방/반복 is empty: the round is unknown'
+        when 'bad_round_label' then
+            '방/반복 "' || left(round_key, 40) || '" is not room/repeat like 1/1'
+        when 'duplicate_item_id' then
+            'Item ID repeats record ' || first_record_no || ': only the first is scored'
+        else 'CSV record on line ' || line_no || ' cannot be parsed: ' || csv_error
+    end as reject_reason,
+    csv_line as excerpt
+from judged

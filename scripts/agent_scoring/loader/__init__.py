@@ -1,0 +1,9 @@
+"""The loader: export files in, landing tables out (raw.export_files, raw.export_rows).
+
+Ordinary Python, tested without dbt; `dbt build` runs it first (models/staging/exports/
+export_loads.py) and every model reads what it landed through `source('exports', ...)`.
+"""
+
+from agent_scoring.loader.land import Registry, load_exports
+
+__all__ = ["Registry", "load_exports"]

@@ -1,0 +1,195 @@
+"""The loader lands every export once, in plain Python and DuckDB: no dbt needed here.
+
+What `dbt build` then does with the landed rows is tested elsewhere (test_bad_input_corpus,
+test_incremental); these tests pin what the loader itself promises: a file is read once,
+changes replace its rows, deletions remove them, and a load that dies mid-file leaves the
+file as it was.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+from agent_scoring.loader import Registry, land, load_exports
+from corpus import make_corpus
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = make_corpus.FILES / "main"
+SAMPLE = REPO / "docs" / "test-result" / "plan_agent_sample.csv"
+PLAN_COLUMNS = ["Run ID", "Item ID", "Query ID", "질의", "기대결과", "카테고리", "방/반복", "오류",
+                "LLM 상태", "Raw JSON"]
+
+
+def registry(**changes) -> Registry:
+    with open(REPO / "seeds" / "export_columns.csv", encoding="utf-8") as handle:
+        dictionary = {row["header_name"]: row["column_name"] for row in csv.DictReader(handle)}
+    settings = {
+        "patterns": {"plan_agent": ["plan_agent_*.csv", "plan_agent_*.xlsx"]},
+        "required": {"plan_agent": PLAN_COLUMNS},
+        "dictionary": dictionary,
+        **changes,
+    }
+    return Registry(**settings)
+
+
+@pytest.fixture()
+def inputs(tmp_path) -> Path:
+    folder = tmp_path / "input"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture()
+def con(tmp_path):
+    with duckdb.connect(str(tmp_path / "warehouse.duckdb")) as connection:
+        yield connection
+
+
+def load(con, inputs, reg=None) -> dict[str, str]:
+    """Load, and return each file's action."""
+    actions = load_exports(con, inputs, reg or registry(), log=lambda _: None)
+    return {a["source_file"]: a["action"] for a in actions}
+
+
+def landed(con, source_file: str) -> list[tuple]:
+    return con.execute(
+        "select record_no, item_id, csv_error_type from raw.export_rows "
+        "where source_file = ? order by record_no nulls last", [source_file]
+    ).fetchall()
+
+
+def file_row(con, source_file: str) -> dict:
+    cur = con.execute("select * from raw.export_files where source_file = ?", [source_file])
+    names = [d[0] for d in cur.description]
+    return dict(zip(names, cur.fetchone(), strict=True))
+
+
+def test_a_new_file_lands_every_record_with_its_cells_by_english_name(con, inputs):
+    shutil.copy(SAMPLE, inputs)
+    assert load(con, inputs) == {"plan_agent_sample.csv": "loaded"}
+    info = file_row(con, "plan_agent_sample.csv")
+    assert info["record_count"] == info["parsed_records"] == 40
+    assert info["problem"] is None and info["read_from"] == "original"
+    rows = con.execute(
+        "select count(*), count(raw_json), count(distinct query_id), min(record_no), "
+        "max(record_no) from raw.export_rows"
+    ).fetchone()
+    assert rows == (40, 40, 20, 1, 40)
+
+
+def test_an_unchanged_file_is_not_read_again(con, inputs):
+    shutil.copy(SAMPLE, inputs)
+    load(con, inputs)
+    before = file_row(con, "plan_agent_sample.csv")["loaded_at"]
+    assert load(con, inputs) == {"plan_agent_sample.csv": "kept"}
+    assert file_row(con, "plan_agent_sample.csv")["loaded_at"] == before
+
+
+def test_a_touched_file_with_the_same_content_keeps_its_rows(con, inputs):
+    path = Path(shutil.copy(SAMPLE, inputs))
+    load(con, inputs)
+    before = file_row(con, "plan_agent_sample.csv")
+    os.utime(path, ns=(before["modified_ns"] + 10**9, before["modified_ns"] + 10**9))
+    assert load(con, inputs) == {"plan_agent_sample.csv": "rehashed"}
+    after = file_row(con, "plan_agent_sample.csv")
+    assert after["loaded_at"] == before["loaded_at"]
+    assert after["modified_ns"] == before["modified_ns"] + 10**9
+    assert len(landed(con, "plan_agent_sample.csv")) == 40
+
+
+def test_a_changed_file_replaces_its_rows(con, inputs):
+    path = Path(shutil.copy(SAMPLE, inputs))
+    load(con, inputs)
+    lines = path.read_bytes().split(b"\r\n")
+    path.write_bytes(b"\r\n".join(lines[:11]) + b"\r\n")  # header and 10 records
+    assert load(con, inputs) == {"plan_agent_sample.csv": "loaded"}
+    assert file_row(con, "plan_agent_sample.csv")["record_count"] == 10
+    assert [r[0] for r in landed(con, "plan_agent_sample.csv")] == list(range(1, 11))
+
+
+def test_a_deleted_file_and_its_rows_go(con, inputs):
+    path = Path(shutil.copy(SAMPLE, inputs))
+    shutil.copy(CORPUS / "plan_agent_utf8_no_bom.csv", inputs)
+    load(con, inputs)
+    path.unlink()
+    assert load(con, inputs) == {"plan_agent_sample.csv": "removed",
+                                 "plan_agent_utf8_no_bom.csv": "kept"}
+    assert landed(con, "plan_agent_sample.csv") == []
+    assert con.execute("select source_file from raw.export_files").fetchall() == [
+        ("plan_agent_utf8_no_bom.csv",)]
+
+
+def test_new_read_rules_read_every_file_again(con, inputs):
+    shutil.copy(SAMPLE, inputs)
+    load(con, inputs)
+    assert load(con, inputs, registry(max_line_bytes=1 << 25)) == {
+        "plan_agent_sample.csv": "loaded"}
+
+
+@pytest.mark.parametrize(("name", "encoding", "read_from"), [
+    ("plan_agent_cp949.csv", "cp949", "transcoded"),
+    ("plan_agent_utf16.csv", "utf-16", "transcoded"),
+    ("plan_agent_utf16le_no_bom.csv", "utf-16-le", "transcoded"),
+    ("plan_agent_mixed_newlines.csv", "utf-8-sig", "normalized"),
+])
+def test_files_duckdb_cannot_read_in_place_are_read_through_a_copy(
+    con, inputs, name, encoding, read_from
+):
+    shutil.copy(CORPUS / name, inputs)
+    assert load(con, inputs) == {name: "loaded"}
+    info = file_row(con, name)
+    assert (info["encoding"], info["read_from"], info["problem"]) == (encoding, read_from, None)
+    assert info["record_count"] == len(landed(con, name)) > 0
+
+
+def test_an_unparsable_record_lands_as_a_row_with_its_record_and_line(con, inputs):
+    shutil.copy(CORPUS / "plan_agent_broken_quote.csv", inputs)
+    load(con, inputs)
+    info = file_row(con, "plan_agent_broken_quote.csv")
+    rows = landed(con, "plan_agent_broken_quote.csv")
+    rejected = [r for r in rows if r[2] is not None]
+    assert len(rejected) == 1 and rejected[0][2] == "UNQUOTED VALUE"
+    assert info["record_count"] == len(rows) == info["parsed_records"] + 1
+    # the parsed records keep their place in the file: numbers 1..n, the reject's included
+    assert sorted(r[0] for r in rows) == list(range(1, len(rows) + 1))
+
+
+@pytest.mark.parametrize(("name", "problem_code"), [
+    ("plan_agent_unterminated_quote.csv", "ambiguous_records"),
+    ("plan_agent_cp949_corrupt.csv", "undecodable"),
+    ("plan_agent_empty.csv", "empty_file"),
+    ("plan_agent_duplicate_header.csv", "duplicate_column"),
+])
+def test_a_file_that_cannot_be_read_whole_is_refused_and_lands_no_row(
+    con, inputs, name, problem_code
+):
+    shutil.copy(CORPUS / name, inputs)
+    assert load(con, inputs) == {name: "refused"}
+    assert file_row(con, name)["problem_code"] == problem_code
+    assert landed(con, name) == []
+
+
+def test_a_load_that_dies_mid_file_leaves_the_file_as_it_was(con, inputs, monkeypatch):
+    path = Path(shutil.copy(SAMPLE, inputs))
+    load(con, inputs)
+    before = con.execute("select * from raw.export_rows order by record_no").fetchall()
+    lines = path.read_bytes().split(b"\r\n")
+    path.write_bytes(b"\r\n".join(lines[:11]) + b"\r\n")
+    real_land_rejects = land.land_rejects
+
+    def dies_after_the_insert(*args, **kwargs):
+        real_land_rejects(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(land, "land_rejects", dies_after_the_insert)
+    with pytest.raises(KeyboardInterrupt):
+        load(con, inputs)
+    assert con.execute("select * from raw.export_rows order by record_no").fetchall() == before
+    monkeypatch.undo()
+    assert load(con, inputs) == {"plan_agent_sample.csv": "loaded"}
+    assert len(landed(con, "plan_agent_sample.csv")) == 10
