@@ -14,12 +14,22 @@
 -#}
 
 {% macro current_file_fingerprints() -%}
-    {#- Per readable source file: the fingerprint this model stores for it now. -#}
+    {#- Per source file the loader landed: the fingerprint this model stores for it now. -#}
     {%- set rules = 'read_rules_fingerprint' if config.get('rules_scope') == 'read'
         else 'rules_fingerprint' -%}
-    select files.source_file, files.fingerprint || '|' || agents.{{ rules }} as file_fingerprint
-    from {{ ref('stg_exports__files') }} as files
+    {#- read after this build's load, straight from the landing table -#}
+    {%- do ref('export_loads') -%}
+    select
+        files.source_file,
+        {{ landed_fingerprint('files') }} || '|' || agents.{{ rules }} as file_fingerprint
+    from {{ source('exports', 'export_files') }} as files
     inner join {{ ref('agents') }} as agents on agents.agent = files.agent
+{%- endmacro %}
+
+
+{% macro landed_fingerprint(files) -%}
+    {#- What a file's landed rows were read from: its content and the loader's read rules. -#}
+    {{ files }}.content_hash || ':' || {{ files }}.read_key
 {%- endmacro %}
 
 

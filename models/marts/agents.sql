@@ -5,7 +5,9 @@
 {#- parsing a landed row depends on this only; scoring it also on the shared scoring rules
     (what reading a file depends on is the loader's read_key) -#}
 {%- set read_models = ['stg_exports__rows'] %}
-{%- set scoring_models = ['stg_exports__results', 'item_scores', 'check_results'] %}
+{%- set scoring_models = ['stg_exports__results', 'item_scores', 'check_results',
+    'int_scoring__round_figures', 'int_scoring__query_verdicts', 'int_scoring__run_files',
+    'int_scoring__run_queries'] %}
 {%- set scoring_seeds = ['llm_statuses'] %}
 
 with registry as (
@@ -39,7 +41,8 @@ shared as (
         md5(concat_ws(
             '|',
             read_rules.read_rules_fingerprint,
-            {{ sql_string(tojson([var('speed_rubrics'), var('max_response_time_sec')])) }},
+            {{ sql_string(tojson([var('speed_rubrics'), var('max_response_time_sec'),
+                var('consistency_pass_score')])) }},
             {{ sql_string(model_code_digest(scoring_models)) }}
             {%- for seed in scoring_seeds %}, {{ seed_digest(ref(seed)) }}{% endfor %}
         )) as shared_rules_fingerprint

@@ -1,19 +1,13 @@
+{{ config(materialized='view') }}
+-- Per agent, file and track group: the share of eligible Query IDs whose rounds agree, as
+-- 0-5 (SCORING §2.4). A view: a count over the stored per-query verdicts of a file.
+
 with verdicts as (
-    select * from {{ ref('query_consistency') }}
+    select * from {{ ref('int_scoring__query_verdicts') }}
 ),
 
 counted as (
-    select
-        agent,
-        source_file,
-        track,
-        count_if(verdict <> 'not_eligible') as eligible_queries,
-        count_if(verdict = 'all_pass') as all_pass,
-        count_if(verdict = 'all_fail') as all_fail,
-        count_if(verdict = 'mismatch') as mismatch,
-        count_if(verdict = 'not_eligible') as not_eligible
-    from verdicts
-    group by all
+    {{ consistency_figures('verdicts') }}
 )
 
 select
@@ -25,5 +19,5 @@ select
     all_fail,
     mismatch,
     not_eligible,
-    5.0 * (all_pass + all_fail) / nullif(eligible_queries, 0) as consistency_score
+    consistency_score
 from counted

@@ -1,12 +1,14 @@
 {{ config(
     materialized='incremental',
-    incremental_strategy='append',
+    incremental_strategy='delete+insert',
+    unique_key=['head_file', 'base_file'],
     on_schema_change='fail',
     post_hook=["{{ delete_stale_run_pairs() }}", "{{ create_item_changes_between() }}"],
 ) }}
 -- Every item of every run that has a previous run (runs.previous_source_file), compared with
 -- the same item there (item_change_rows()). Incremental by pair of runs: a build computes only
--- the pairs it has not stored with the current fingerprints of both files, so adding a run
+-- the pairs it has not stored with the current fingerprints of both files (and replaces
+-- what it stored for them), so adding a run
 -- compares only that run (and a run that now follows it); a build with nothing new compares
 -- nothing.
 

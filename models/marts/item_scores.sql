@@ -1,7 +1,12 @@
 {{ config_incremental_by_file() }}
+-- Every registered agent's item scores (var agents lists them), new or changed files only.
+
 with items as (
-    select * from {{ ref('int_scoring__items') }}
+    {%- for agent in var('agents') %}
+    select * from {{ ref('int_' ~ agent ~ '__item_scores') }}
     where {{ changed_files_only() }}
+    {{ "union all by name" if not loop.last }}
+    {%- endfor %}
 )
 
 select

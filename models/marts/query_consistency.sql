@@ -1,11 +1,6 @@
-with item_groups as (
-    select agent, source_file, track_group as track, query_id, round_label, consistency_input
-    from {{ ref('int_scoring__item_groups') }}
-),
-
-verdicts as (
-    {{ query_consistency('item_groups', ['agent', 'source_file', 'track'], 'consistency_input') }}
-)
+{{ config(materialized='view') }}
+-- Per agent, file, track group and Query ID: whether its rounds agree (SCORING §2.4);
+-- stored per file in int_scoring__query_verdicts as each file's rows change.
 
 select
     agent,
@@ -15,4 +10,4 @@ select
     round_count,
     pass_count,
     verdict
-from verdicts
+from {{ ref('int_scoring__query_verdicts') }}

@@ -1,32 +1,6 @@
-with item_groups as (
-    select * from {{ ref('int_scoring__item_groups') }}
-),
-
-rounds as (
-    select
-        agent,
-        source_file,
-        round_label,
-        min(round_room) as round_room,
-        min(round_repeat) as round_repeat,
-        track_group as track,
-        case when count(distinct speed_rubric) = 1 then min(speed_rubric) else 'mixed' end
-            as speed_rubric,
-        count(*) as item_count,
-        count(intent_score) as scored_count,
-        count_if(status = 'error') as error_count,
-        count_if(status = 'empty') as empty_count,
-        count_if(score_source = 'llm') as llm_count,
-        count_if(score_source = 'heuristic') as heuristic_count,
-        {{ mean_score('intent_score') }} as intent_score,
-        {{ mean_score('accuracy_score') }} as accuracy_score,
-        {{ mean_score('stability_score') }} as stability_score,
-        count(response_time_sec) as timed_count,
-        {{ mean_score('response_time_sec') }} as mean_response_time_sec,
-        {{ mean_score('speed_points') }} as item_speed_points_mean
-    from item_groups
-    group by agent, source_file, round_label, track_group
-)
+{{ config(materialized='view') }}
+-- Per agent, file, round and track group (SCORING §2.6); stored per file in
+-- int_scoring__round_figures as each file's rows change.
 
 select
     agent,
@@ -47,6 +21,6 @@ select
     stability_score,
     timed_count,
     mean_response_time_sec,
-    {{ speed_points('mean_response_time_sec', 'speed_rubric') }} as speed_points,
+    speed_points,
     item_speed_points_mean
-from rounds
+from {{ ref('int_scoring__round_figures') }}

@@ -13,14 +13,11 @@ latency as (
     select
         source_file,
         {%- for rubric in rubrics %}
-        quantile_cont(response_time_sec, 0.5) filter (where speed_rubric = '{{ rubric }}')
-            as p50_{{ rubric }}_sec,
-        quantile_cont(response_time_sec, 0.9) filter (where speed_rubric = '{{ rubric }}')
-            as p90_{{ rubric }}_sec,
+        p50_{{ rubric }}_sec,
+        p90_{{ rubric }}_sec,
         {%- endfor %}
-        count(response_time_sec) as timed_count
-    from {{ ref('item_scores') }}
-    group by source_file
+        timed_count
+    from {{ ref('int_scoring__run_files') }}
 ),
 
 ordered as (

@@ -8,39 +8,12 @@
 {%- set pairs = var('run_pairs', []) %}
 {%- set half = var('run_pair_min_shared_share') %}
 
-with recursive items as (
-    select
-        agent,
-        source_file,
-        run_id,
-        query_id,
-        regexp_replace(trim(query_text), '\s+', ' ', 'g') as query_key,
-        executed_at,
-        round_room,
-        round_repeat
-    from {{ ref('item_scores') }}
+with recursive files as (
+    select * from {{ ref('int_scoring__run_files') }}
 ),
 
-run_ids as (
-    select agent, source_file, run_id, count(*) as rows_with_it
-    from items
-    where run_id is not null
-    group by all
-),
-
-files as (
-    select
-        agent,
-        source_file,
-        min(executed_at) as started_at,
-        max(executed_at) as ended_at,
-        count(*) as item_count,
-        count(distinct query_id) as query_count,
-        count(distinct (round_room, round_repeat)) as round_count,
-        md5(string_agg(distinct query_id, chr(31) order by query_id)) as query_set_hash,
-        md5(string_agg(distinct query_key, chr(31) order by query_key)) as text_set_hash
-    from items
-    group by all
+queries as (
+    select * from {{ ref('int_scoring__run_queries') }}
 ),
 
 ordered as (
@@ -48,27 +21,22 @@ ordered as (
         files.*,
         row_number() over (
             partition by files.agent order by files.started_at nulls first, files.source_file
-        ) as run_order,
-        (
-            select first(run_ids.run_id order by run_ids.rows_with_it desc, run_ids.run_id)
-            from run_ids
-            where run_ids.agent = files.agent and run_ids.source_file = files.source_file
-        ) as run_id
+        ) as run_order
     from files
 ),
 
 id_sets as (
-    select distinct files.agent, files.query_set_hash, items.query_id as query_key
+    select distinct files.agent, files.query_set_hash, queries.query_id as query_key
     from files
-    inner join items using (agent, source_file)
-    where items.query_id is not null
+    inner join queries using (agent, source_file)
+    where queries.query_id is not null
 ),
 
 text_sets as (
-    select distinct files.agent, files.text_set_hash, items.query_key
+    select distinct files.agent, files.text_set_hash, queries.query_key
     from files
-    inner join items using (agent, source_file)
-    where items.query_key is not null
+    inner join queries using (agent, source_file)
+    where queries.query_key is not null
 ),
 
 id_set_sizes as (

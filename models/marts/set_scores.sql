@@ -1,11 +1,17 @@
+{{ config(materialized='view') }}
 -- Set (세트) figures: the mean of the round figures (SCORING §2.6), never a weighted total.
+-- A view: a mean over the few stored round rows of a file.
 
 with rounds as (
-    select * from {{ ref('round_scores') }}
+    select * from {{ ref('int_scoring__round_figures') }}
+),
+
+verdicts as (
+    select * from {{ ref('int_scoring__query_verdicts') }}
 ),
 
 consistency as (
-    select agent, source_file, track, consistency_score from {{ ref('consistency') }}
+    {{ consistency_figures('verdicts') }}
 ),
 
 sets as (

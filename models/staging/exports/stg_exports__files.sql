@@ -17,8 +17,7 @@ renamed as (
         size_bytes,
         modified_ns // 1000000000 as modified_epoch,
         content_hash,
-        -- what the rows were landed from: the content and the read rules
-        content_hash || ':' || read_key as fingerprint,
+        {{ landed_fingerprint('source') }} as fingerprint,
         header_names,
         column_names,
         missing_columns,

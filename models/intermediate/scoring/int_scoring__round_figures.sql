@@ -1,0 +1,63 @@
+{{ config_incremental_by_file() }}
+-- round_scores, computed per source file as its item rows change (round_scores is a view
+-- of this table).
+
+with items as (
+    select * from {{ ref('item_scores') }}
+    where {{ changed_files_only() }}
+),
+
+item_groups as (
+    {{ item_groups('items') }}
+),
+
+rounds as (
+    select
+        agent,
+        source_file,
+        min(file_fingerprint) as file_fingerprint,
+        round_label,
+        min(round_room) as round_room,
+        min(round_repeat) as round_repeat,
+        track_group as track,
+        case when count(distinct speed_rubric) = 1 then min(speed_rubric) else 'mixed' end
+            as speed_rubric,
+        count(*) as item_count,
+        count(intent_score) as scored_count,
+        count_if(status = 'error') as error_count,
+        count_if(status = 'empty') as empty_count,
+        count_if(score_source = 'llm') as llm_count,
+        count_if(score_source = 'heuristic') as heuristic_count,
+        {{ mean_score('intent_score') }} as intent_score,
+        {{ mean_score('accuracy_score') }} as accuracy_score,
+        {{ mean_score('stability_score') }} as stability_score,
+        count(response_time_sec) as timed_count,
+        {{ mean_score('response_time_sec') }} as mean_response_time_sec,
+        {{ mean_score('speed_points') }} as item_speed_points_mean
+    from item_groups
+    group by agent, source_file, round_label, track_group
+)
+
+select
+    agent,
+    source_file,
+    file_fingerprint,
+    round_label,
+    round_room,
+    round_repeat,
+    track,
+    speed_rubric,
+    item_count,
+    scored_count,
+    error_count,
+    empty_count,
+    llm_count,
+    heuristic_count,
+    intent_score,
+    accuracy_score,
+    stability_score,
+    timed_count,
+    mean_response_time_sec,
+    {{ speed_points('mean_response_time_sec', 'speed_rubric') }} as speed_points,
+    item_speed_points_mean
+from rounds

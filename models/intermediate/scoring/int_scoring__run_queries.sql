@@ -1,0 +1,22 @@
+{{ config_incremental_by_file() }}
+-- The distinct queries of every source file, by Query ID and by whitespace-normalised query
+-- text: what the runs mart compares to pair a run with the run before it.
+
+with items as (
+    select
+        agent,
+        source_file,
+        file_fingerprint,
+        query_id,
+        regexp_replace(trim(query_text), '\s+', ' ', 'g') as query_key
+    from {{ ref('item_scores') }}
+    where {{ changed_files_only() }}
+)
+
+select distinct
+    agent,
+    source_file,
+    file_fingerprint,
+    query_id,
+    query_key
+from items
