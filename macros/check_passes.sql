@@ -2,8 +2,8 @@
     {#- One check against one value; `comparison` comes from the check_paths seed. -#}
     coalesce(case {{ comparison }}
         when 'contains_normalized' then strpos(
-            lower(regexp_replace(nfc_normalize({{ actual }}), '\s+', '', 'g')),
-            lower(regexp_replace(nfc_normalize({{ expected }}), '\s+', '', 'g'))
+            lower({{ regex_replace('nfc_normalize(' ~ actual ~ ')', "'\\s+'", "''") }}),
+            lower({{ regex_replace('nfc_normalize(' ~ expected ~ ')', "'\\s+'", "''") }})
         ) > 0
         when 'equals_ci' then lower(trim({{ actual }})) = lower(trim({{ expected }}))
         when 'equals' then trim({{ actual }}) = trim({{ expected }})

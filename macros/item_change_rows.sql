@@ -29,7 +29,7 @@
             sides.base_file,
             sides.side,
             case sides.pair_key
-                when 'query_text' then regexp_replace(trim(items.query_text), '\s+', ' ', 'g')
+                when 'query_text' then {{ regex_replace('trim(items.query_text)', "'\\s+'", "' '") }}
                 else items.query_id
             end as item_key,
             items.source_file,
@@ -98,7 +98,7 @@
     failed_checks as (
         select
             agent, head_file, base_file, side, item_key, round_room, round_repeat,
-            string_agg(check_label, ', ' order by check_label) filter (where not passed)
+            {{ string_agg_sorted('check_label', "', '") }} filter (where not passed)
                 as failed_checks
         from side_checks
         group by all

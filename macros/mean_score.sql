@@ -11,12 +11,3 @@
         else avg({{ column }})::double
     end
 {%- endmacro %}
-
-
-{% macro mean_in_order(column, order_by) -%}
-    {#-
-        The mean of a few values (one per round) summed in a fixed order: their double sum
-        would otherwise depend on which round a parallel aggregate met first.
-    -#}
-    list_avg(list({{ column }} order by {{ order_by }}))
-{%- endmacro %}

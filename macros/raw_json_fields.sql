@@ -5,6 +5,10 @@
         query, so try() turns it into null; any other JSON value gives a list (of nulls when
         it is not an object).
     -#}
+    {{ return(adapter.dispatch('raw_json_extract', 'agent_scoring')(raw_json)) }}
+{%- endmacro %}
+
+{% macro duckdb__raw_json_extract(raw_json) -%}
     try(json_extract({{ raw_json }}, [
         '$.assistantMessage', '$.dataUIList', '$.responseTimeSec',
         '$.error', '$.executionProcesses', '$.worker'
@@ -16,6 +20,10 @@
         The JSON type of the whole cell (OBJECT, ARRAY, VARCHAR, ...), null when not JSON.
         A cell that has one of the fields is an object; only the rest is parsed again.
     -#}
+    {{ return(adapter.dispatch('raw_json_type', 'agent_scoring')(raw_json, raw_fields)) }}
+{%- endmacro %}
+
+{% macro duckdb__raw_json_type(raw_json, raw_fields) -%}
     case
         when {{ raw_fields }} is null then null
         when list_count({{ raw_fields }}) > 0 then 'OBJECT'
@@ -29,6 +37,10 @@
         fields the agents score (the message as text and the UI values, made once here for
         every agent's models; the others as JSON). The multi-kB text is not stored anywhere.
     -#}
+    {{ return(adapter.dispatch('raw_json_columns', 'agent_scoring')(raw_json, raw_json_type, raw_fields)) }}
+{%- endmacro %}
+
+{% macro duckdb__raw_json_columns(raw_json, raw_json_type, raw_fields) -%}
     {{ raw_json }} is null as raw_json_is_missing,
     coalesce({{ raw_json_type }} = 'OBJECT', false) as raw_json_is_valid,
     length({{ raw_json }}) as raw_json_chars,
@@ -48,6 +60,10 @@
         that length in an xlsx export was cut; in a CSV (saved through Excel or not) it
         almost certainly was.
     -#}
+    {{ return(adapter.dispatch('raw_json_problem', 'agent_scoring')(raw_json, raw_json_type, source_file)) }}
+{%- endmacro %}
+
+{% macro duckdb__raw_json_problem(raw_json, raw_json_type, source_file) -%}
     case
         when {{ raw_json }} is null then 'Raw JSON missing'
         when {{ raw_json_type }} = 'OBJECT' then null
@@ -65,6 +81,10 @@
 
 {% macro json_text(json_value) -%}
     {#- A JSON scalar as text: strings unquoted, JSON null as SQL null, anything else as JSON. -#}
+    {{ return(adapter.dispatch('json_text', 'agent_scoring')(json_value)) }}
+{%- endmacro %}
+
+{% macro duckdb__json_text(json_value) -%}
     case json_type({{ json_value }})
         when 'NULL' then null
         when 'VARCHAR' then {{ json_value }} ->> '$'
@@ -74,6 +94,10 @@
 
 {% macro json_seconds(json_value) -%}
     {#- responseTimeSec: a number or numeric string, finite and not negative; else missing. -#}
+    {{ return(adapter.dispatch('json_seconds', 'agent_scoring')(json_value)) }}
+{%- endmacro %}
+
+{% macro duckdb__json_seconds(json_value) -%}
     case
         when json_type({{ json_value }}) in ('DOUBLE', 'BIGINT', 'UBIGINT')
             then {{ json_value }}::double
@@ -84,6 +108,10 @@
 
 {% macro json_ui_values(json_list) -%}
     {#- dataUIList[*].uiValue as JSON objects; a uiValue sent as a JSON string is parsed. -#}
+    {{ return(adapter.dispatch('json_ui_values', 'agent_scoring')(json_list)) }}
+{%- endmacro %}
+
+{% macro duckdb__json_ui_values(json_list) -%}
     case
         when json_type({{ json_list }}) = 'ARRAY' then list_transform(
             cast({{ json_list }} as json[]),
@@ -98,6 +126,10 @@
 {%- endmacro %}
 
 {% macro json_array_size(json_value) -%}
+    {{ return(adapter.dispatch('json_array_size', 'agent_scoring')(json_value)) }}
+{%- endmacro %}
+
+{% macro duckdb__json_array_size(json_value) -%}
     case when json_type({{ json_value }}) = 'ARRAY' then json_array_length({{ json_value }}) end
 {%- endmacro %}
 
@@ -109,6 +141,10 @@
         var('max_response_time_sec'): no real measurement). Reads `response_time_json` and
         `response_time_raw` (json_seconds() of it).
     -#}
+    {{ return(adapter.dispatch('response_time_problem', 'agent_scoring')()) }}
+{%- endmacro %}
+
+{% macro duckdb__response_time_problem() -%}
     case
         when response_time_json is null or json_type(response_time_json) = 'NULL' then 'missing'
         when json_type(response_time_json) = 'VARCHAR'

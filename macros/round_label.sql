@@ -4,6 +4,10 @@
         (NBSP included) removed. `01/1`, `１/１` and ` 1 / 1 ` all become a room/repeat pair
         that round_room()/round_repeat() read as numbers.
     -#}
+    {{ return(adapter.dispatch('round_label_text', 'agent_scoring')(label)) }}
+{%- endmacro %}
+
+{% macro duckdb__round_label_text(label) -%}
     regexp_replace(
         translate({{ label }}, '０１２３４５６７８９／', '0123456789/'),
         '[\s\p{Zs}\x{FEFF}]+', '', 'g'
@@ -11,9 +15,9 @@
 {%- endmacro %}
 
 {% macro round_room(label) -%}
-    try_cast(regexp_extract({{ round_label_text(label) }}, '^(\d+)/(\d+)$', 1) as integer)
+    try_cast({{ regex_extract(round_label_text(label), "'^(\\d+)/(\\d+)$'", 1) }} as integer)
 {%- endmacro %}
 
 {% macro round_repeat(label) -%}
-    try_cast(regexp_extract({{ round_label_text(label) }}, '^(\d+)/(\d+)$', 2) as integer)
+    try_cast({{ regex_extract(round_label_text(label), "'^(\\d+)/(\\d+)$'", 2) }} as integer)
 {%- endmacro %}

@@ -43,7 +43,7 @@ json_checks as (
         check_key,
         -- only a plain-word key can name a check; any other key (one holding a quote, say)
         -- is no valid JSON path and would abort the whole build
-        case when regexp_full_match(check_key, '[A-Za-z]+') then
+        case when {{ regex_full_match('check_key', "'[A-Za-z]+'") }} then
             {{ json_text("json_extract(expected_json, '$.\"' || check_key || '\"')") }}
         end as raw_value
     from json_pairs
@@ -78,10 +78,10 @@ machine_segments as (
         select
             text_id,
             line_no,
-            string_split(regexp_replace(line, '^@check\s*', '', 'i'), ';') as segments
+            string_split({{ regex_replace('line', "'^@check\\s*'", "''", 'i') }}, ';') as segments
         from lines
-        where regexp_matches(line, '^@check\b', 'i')
-            or regexp_matches(line, '^(?:[0-9]+[.)]\s*)?[A-Za-z]+\s*[=:]')
+        where {{ regex_contains('line', "'^@check\\b'", 'i') }}
+            or {{ regex_contains('line', "'^(?:[0-9]+[.)]\\s*)?[A-Za-z]+\\s*[=:]'") }}
     )
 ),
 
@@ -90,13 +90,13 @@ machine_checks as (
         text_id,
         line_no,
         segment_no,
-        regexp_extract(segment, '^\s*(?:[0-9]+[.)]\s*)?([A-Za-z]+)\s*[=:]', 1) as check_key,
+        {{ regex_extract('segment', "'^\\s*(?:[0-9]+[.)]\\s*)?([A-Za-z]+)\\s*[=:]'", 1) }} as check_key,
         trim(
-            regexp_extract(segment, '^\s*(?:[0-9]+[.)]\s*)?[A-Za-z]+\s*[=:](.*)$', 1),
+            {{ regex_extract('segment', "'^\\s*(?:[0-9]+[.)]\\s*)?[A-Za-z]+\\s*[=:](.*)$'", 1) }},
             ' "“”''`'
         ) as raw_value
     from machine_segments
-    where regexp_matches(segment, '^\s*(?:[0-9]+[.)]\s*)?[A-Za-z]+\s*[=:]')
+    where {{ regex_contains('segment', "'^\\s*(?:[0-9]+[.)]\\s*)?[A-Za-z]+\\s*[=:]'") }}
 ),
 
 prose_checks as (
@@ -105,22 +105,22 @@ prose_checks as (
         text_id,
         line_no,
         1 as segment_no,
-        regexp_extract(
-            line,
-            '(assistantMessage|formType|actionType|multiSelectAllowYn|dataKey|buttonKey|buttonUrl)',
+        {{ regex_extract(
+            'line',
+            "'(assistantMessage|formType|actionType|multiSelectAllowYn|dataKey|buttonKey|buttonUrl)'",
             1
-        ) as check_key,
+        ) }} as check_key,
         coalesce(
-            nullif(regexp_extract(line, '["“”]([^"“”]*)["“”]', 1), ''),
-            nullif(regexp_extract(line, 'multiSelectAllowYn\W*(true|false|Y|N)\b', 1), '')
+            nullif({{ regex_extract('line', "'[\"“”]([^\"“”]*)[\"“”]'", 1) }}, ''),
+            nullif({{ regex_extract('line', "'multiSelectAllowYn\\W*(true|false|Y|N)\\b'", 1) }}, '')
         ) as raw_value
     from lines
-    where not regexp_matches(line, '^@check\b', 'i')
-        and not regexp_matches(line, '^(?:[0-9]+[.)]\s*)?[A-Za-z]+\s*[=:]')
-        and regexp_matches(
-            line,
-            '(assistantMessage|formType|actionType|multiSelectAllowYn|dataKey|buttonKey|buttonUrl)'
-        )
+    where not {{ regex_contains('line', "'^@check\\b'", 'i') }}
+        and not {{ regex_contains('line', "'^(?:[0-9]+[.)]\\s*)?[A-Za-z]+\\s*[=:]'") }}
+        and {{ regex_contains(
+            'line',
+            "'(assistantMessage|formType|actionType|multiSelectAllowYn|dataKey|buttonKey|buttonUrl)'"
+        ) }}
 ),
 
 all_checks as (

@@ -7,7 +7,7 @@ with results as (
 ),
 
 phrases as (
-    select phrase, regexp_replace(phrase, '\s+', '', 'g') as compact_phrase
+    select phrase, {{ regex_replace('phrase', "'\\s+'", "''") }} as compact_phrase
     from {{ ref('resume_partial_phrases') }}
 ),
 
@@ -32,7 +32,7 @@ matched_phrases as (
             as partial_phrase
     from texts
     inner join phrases
-        on strpos(regexp_replace(texts.judged_message, '\s+', '', 'g'), phrases.compact_phrase) > 0
+        on strpos({{ regex_replace('texts.judged_message', "'\\s+'", "''") }}, phrases.compact_phrase) > 0
     group by all
 ),
 

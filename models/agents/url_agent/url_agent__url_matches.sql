@@ -16,12 +16,12 @@ expected_urls as (
     select
         source_file,
         record_no,
-        nullif(regexp_extract(expected_result, 'dataKey=([A-Z0-9_]+)', 1), '') as expected_data_key,
-        nullif(regexp_extract(
-            expected_result,
-            '(?:^|[\s"''“”‘’(\[<:=])((?:https?://|/)[A-Za-z0-9_\-./{}%~:?=&#]*)',
+        nullif({{ regex_extract('expected_result', "'dataKey=([A-Z0-9_]+)'", 1) }}, '') as expected_data_key,
+        nullif({{ regex_extract(
+            'expected_result',
+            "'(?:^|[\\s\"''“”‘’(\\[<:=])((?:https?://|/)[A-Za-z0-9_\\-./{}%~:?=&#]*)'",
             1
-        ), '') as expected_url
+        ) }}, '') as expected_url
     from results
 ),
 
@@ -67,10 +67,10 @@ compared as (
         ))) as button_data_keys,
         bool_or(list_contains(button_parts.button_data_keys, expected.expected_data_key))
             as data_key_found,
-        bool_or(regexp_full_match(button_parts.button_path, expected.expected_path_pattern))
+        bool_or({{ regex_full_match('button_parts.button_path', 'expected.expected_path_pattern') }})
             as path_found,
         bool_or(
-            regexp_full_match(button_parts.button_path, expected.expected_path_pattern)
+            {{ regex_full_match('button_parts.button_path', 'expected.expected_path_pattern') }}
             and len(button_parts.button_data_keys) > 0
         ) as path_found_with_a_data_key
     from expected

@@ -6,7 +6,7 @@
 with items as (
     select
         *,
-        regexp_replace(trim(query_text), '\s+', ' ', 'g') as query_key
+        {{ regex_replace('trim(query_text)', "'\\s+'", "' '") }} as query_key
     from {{ ref('item_scores') }}
     where {{ changed_files_only() }}
 ),
@@ -28,12 +28,12 @@ files as (
         count(*) as item_count,
         count(distinct query_id) as query_count,
         count(distinct (round_room, round_repeat)) as round_count,
-        md5(string_agg(distinct query_id, chr(31) order by query_id)) as query_set_hash,
-        md5(string_agg(distinct query_key, chr(31) order by query_key)) as text_set_hash,
+        md5({{ string_agg_sorted('query_id', 'chr(31)', distinct=true) }}) as query_set_hash,
+        md5({{ string_agg_sorted('query_key', 'chr(31)', distinct=true) }}) as text_set_hash,
         {%- for rubric in rubrics %}
-        quantile_cont(response_time_sec, 0.5) filter (where speed_rubric = '{{ rubric }}')
+        {{ percentile_cont('response_time_sec', 0.5, "speed_rubric = '" ~ rubric ~ "'") }}
             as p50_{{ rubric }}_sec,
-        quantile_cont(response_time_sec, 0.9) filter (where speed_rubric = '{{ rubric }}')
+        {{ percentile_cont('response_time_sec', 0.9, "speed_rubric = '" ~ rubric ~ "'") }}
             as p90_{{ rubric }}_sec,
         {%- endfor %}
         count(response_time_sec) as timed_count

@@ -8,7 +8,7 @@ with items as (
         source_file,
         file_fingerprint,
         query_id,
-        regexp_replace(trim(query_text), '\s+', ' ', 'g') as query_key
+        {{ regex_replace('trim(query_text)', "'\\s+'", "' '") }} as query_key
     from {{ ref('item_scores') }}
     where {{ changed_files_only() }}
 )

@@ -63,7 +63,7 @@ select
     try_cast(executed_at as timestamp) as executed_at,
     track,
     -- `Track 3`, `3`, `T3`, `track3` all mean track 3; anything else stays unknown
-    try_cast(regexp_extract(track, '^(?i)(?:track|t)?\s*([0-9]+)$', 1) as integer)
+    try_cast({{ regex_extract('track', "'^(?i)(?:track|t)?\\s*([0-9]+)$'", 1) }} as integer)
         as track_number,
     response_text,
     error_text,

@@ -1,0 +1,33 @@
+{#- Aggregates whose spelling differs by engine, through adapter.dispatch. -#}
+
+{% macro string_agg_sorted(expression, separator, distinct=false) -%}
+    {#- The values of `expression` joined by `separator` in sorted order. -#}
+    {{ return(adapter.dispatch('string_agg_sorted', 'agent_scoring')(expression, separator, distinct)) }}
+{%- endmacro %}
+
+{% macro duckdb__string_agg_sorted(expression, separator, distinct) -%}
+    string_agg({{ 'distinct ' if distinct }}{{ expression }}, {{ separator }} order by {{ expression }})
+{%- endmacro %}
+
+
+{% macro percentile_cont(expression, fraction, filter=none) -%}
+    {#- The continuous (interpolated) percentile of `expression` over the rows `filter` keeps. -#}
+    {{ return(adapter.dispatch('percentile_cont', 'agent_scoring')(expression, fraction, filter)) }}
+{%- endmacro %}
+
+{% macro duckdb__percentile_cont(expression, fraction, filter) -%}
+    quantile_cont({{ expression }}, {{ fraction }}){{ ' filter (where ' ~ filter ~ ')' if filter }}
+{%- endmacro %}
+
+
+{% macro mean_in_order(column, order_by) -%}
+    {#-
+        The mean of a few values (one per round) summed in a fixed order: their double sum
+        would otherwise depend on which round a parallel aggregate met first.
+    -#}
+    {{ return(adapter.dispatch('mean_in_order', 'agent_scoring')(column, order_by)) }}
+{%- endmacro %}
+
+{% macro duckdb__mean_in_order(column, order_by) -%}
+    list_avg(list({{ column }} order by {{ order_by }}))
+{%- endmacro %}
