@@ -117,7 +117,8 @@ def warehouse(tmp_path_factory):
                before=["메모"])
     write_csv_rows(inputs / HOSTILE_NAME, HEADER, hostile_rows())
     return build(inputs, work, select=["+item_scores", "+input_files", "+set_scores",
-                                        "+consistency", "speed_bands", "+check_results"])
+                                        "+round_scores", "+consistency", "+query_consistency",
+                                        "speed_bands", "+check_results"])
 
 
 @pytest.fixture()
