@@ -328,13 +328,39 @@ def create_tables(con: duckdb.DuckDBPyConnection, text_columns: list[str]) -> No
 
 def stored_files(con: duckdb.DuckDBPyConnection) -> dict[str, tuple]:
     """source_path -> (size, modified_ns, content_hash, read_key) of the last load."""
-    return {
-        row[0]: row[1:]
-        for row in con.execute(
-            "select source_path, size_bytes, modified_ns, content_hash, read_key "
-            "from raw.export_files"
-        ).fetchall()
-    }
+    found = con.execute("select source_path, size_bytes, modified_ns, content_hash, read_key "
+                        "from raw.export_files").fetchall()
+    return {row[0]: row[1:] for row in found}
+
+
+def land_one(
+    con: duckdb.DuckDBPyConnection, path: Path, agent: str, registry: Registry,
+    copy_dir: Path, quick_count: int | None, file_row: dict,
+) -> Inspection:
+    """Replace one file's landed rows and its raw.export_files row, in one transaction."""
+    columns = agent_columns(registry.dictionary, registry.required.get(agent, []))
+    con.execute("begin")
+    try:
+        con.execute("delete from raw.export_rows where source_file = ?", [path.name])
+        con.execute("delete from raw.export_files where source_file = ?", [path.name])
+        found = inspect_file(path, columns, copy_dir)
+        records, parsed = land_file(con, path, agent, found, registry, copy_dir, quick_count)
+        file_row.update(
+            encoding=found.encoding, read_from=found.read_from, sheet_name=found.sheet_name,
+            header_names=found.header, column_names=found.column_names,
+            missing_columns=found.missing, unknown_columns=found.unknown,
+            record_count=records, parsed_records=parsed, problem_code=found.problem_code,
+            problem=found.problem, cell_notes=found.cell_notes,
+            loaded_at=dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
+        )
+        con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
+                    f"values ({', '.join('?' for _ in FILE_COLUMNS)})",
+                    [file_row[c] for c in FILE_COLUMNS])
+    except BaseException:
+        con.execute("rollback")
+        raise
+    con.execute("commit")
+    return found
 
 
 def load_exports(
@@ -350,26 +376,27 @@ def load_exports(
     stored = stored_files(con)
     actions: list[dict] = []
 
+    def done(path: Path, action: str, records: int | None = None, seconds: float = 0.0):
+        actions.append({"source_file": path.name, "action": action, "records": records,
+                        "seconds": seconds})
+
     gone = sorted(set(stored) - {str(path) for path in found})
     if gone:
         con.execute("begin")
         for source_path in gone:
-            name = Path(source_path).name
-            con.execute("delete from raw.export_rows where source_file = ?", [name])
+            con.execute("delete from raw.export_rows where source_file = ?",
+                        [Path(source_path).name])
             con.execute("delete from raw.export_files where source_path = ?", [source_path])
-            actions.append({"source_file": name, "action": "removed", "records": None,
-                            "seconds": 0.0})
+            done(Path(source_path), "removed")
         con.execute("commit")
 
     to_load: list[tuple[Path, str, str]] = []
     for path, agent in found.items():
-        stat = path.stat()
-        read_key = registry.read_key(agent)
+        stat, read_key = path.stat(), registry.read_key(agent)
         earlier = stored.get(str(path))
-        if earlier and earlier[0] == stat.st_size and earlier[1] == stat.st_mtime_ns \
-                and earlier[3] == read_key:
-            actions.append({"source_file": path.name, "action": "kept", "records": None,
-                            "seconds": 0.0})
+        if earlier and (earlier[0], earlier[1], earlier[3]) == (
+                stat.st_size, stat.st_mtime_ns, read_key):
+            done(path, "kept")
         else:
             to_load.append((path, agent, read_key))
 
@@ -378,53 +405,29 @@ def load_exports(
             RecordCounter(quick) as counter:
         for path, agent, read_key in to_load:
             started = time.perf_counter()
-            counted = counter.result(str(path)) if str(path) in quick else None
-            quick_count, digest = counted if counted else (None, content_hash(path))
+            quick_count, digest = (counter.result(str(path)) if str(path) in quick
+                                   else (None, content_hash(path)))
             stat = path.stat()
             earlier = stored.get(str(path))
-            if earlier and earlier[2] == digest and earlier[3] == read_key:
-                con.execute(
-                    "update raw.export_files set size_bytes = ?, modified_ns = ? "
-                    "where source_path = ?", [stat.st_size, stat.st_mtime_ns, str(path)])
-                actions.append({"source_file": path.name, "action": "rehashed",
-                                "records": None, "seconds": time.perf_counter() - started})
+            if earlier and (earlier[2], earlier[3]) == (digest, read_key):
+                con.execute("update raw.export_files set size_bytes = ?, modified_ns = ? "
+                            "where source_path = ?", [stat.st_size, stat.st_mtime_ns, str(path)])
+                done(path, "rehashed", seconds=time.perf_counter() - started)
                 continue
-            columns = agent_columns(registry.dictionary, registry.required.get(agent, []))
-            con.execute("begin")
-            try:
-                con.execute("delete from raw.export_rows where source_file = ?", [path.name])
-                con.execute("delete from raw.export_files where source_file = ?", [path.name])
-                inspection = inspect_file(path, columns, Path(copies))
-                records, parsed = land_file(con, path, agent, inspection, registry,
-                                            Path(copies), quick_count)
-            except BaseException:
-                con.execute("rollback")
-                raise
-            row = {
-                "agent": agent, "source_path": str(path), "source_file": path.name,
-                "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
-                "content_hash": digest, "read_key": read_key,
-                "encoding": inspection.encoding, "read_from": inspection.read_from,
-                "sheet_name": inspection.sheet_name, "header_names": inspection.header,
-                "column_names": inspection.column_names,
-                "missing_columns": inspection.missing, "unknown_columns": inspection.unknown,
-                "record_count": records, "parsed_records": parsed,
-                "problem_code": inspection.problem_code, "problem": inspection.problem,
-                "cell_notes": inspection.cell_notes,
-                "loaded_at": dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
-            }
-            con.execute(
-                f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
-                f"values ({', '.join('?' for _ in FILE_COLUMNS)})",
-                [row[c] for c in FILE_COLUMNS],
-            )
-            con.execute("commit")
+            file_row = {"agent": agent, "source_path": str(path), "source_file": path.name,
+                        "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
+                        "content_hash": digest, "read_key": read_key}
+            inspection = land_one(con, path, agent, registry, Path(copies), quick_count,
+                                  file_row)
             seconds = time.perf_counter() - started
-            refused = inspection.problem is not None
-            actions.append({"source_file": path.name,
-                            "action": "refused" if refused else "loaded",
-                            "records": records, "seconds": seconds})
-            log(f"{'refused' if refused else 'loaded'} {path}: "
-                + (inspection.problem if refused else f"{records} records")
-                + f" ({seconds:.1f} s)")
+            action = "refused" if inspection.problem else "loaded"
+            done(path, action, file_row["record_count"], seconds)
+            what = inspection.problem or f"{file_row['record_count']} records"
+            log(f"{action} {path}: {what} ({seconds:.1f} s)")
+    for agent in sorted(registry.patterns):
+        readable = con.execute("select count(*) from raw.export_files where agent = ? "
+                               "and problem is null", [agent]).fetchone()[0]
+        if not readable:
+            log(f"note: no readable {agent} file ({', '.join(registry.patterns[agent])}) in "
+                f"{input_dir}; its rows in the marts will be empty")
     return actions
