@@ -1,0 +1,56 @@
+"""A build killed (-9) at any point - while loading, parsing, scoring or comparing runs - is
+made whole by the next plain `dbt build`: the warehouse equals a clean build of the same
+inputs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.rebuild import assert_same_warehouse, build, env_for, fresh_build, project_inputs
+from support.warehouse import REPO
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    work = tmp_path_factory.mktemp("killed")
+    inputs = project_inputs(work)
+    build(work, inputs)
+    return work, inputs
+
+
+@pytest.mark.parametrize("kill_at", [
+    "START python table model main.export_loads",
+    "START sql incremental model main.stg_exports__rows",
+    "START sql incremental model main.item_scores",
+    "START sql incremental model main.item_changes",
+])
+def test_a_build_killed_at_any_point_is_made_whole_by_the_next_build(project, kill_at):
+    work, inputs = project
+    url = inputs / "url_agent_sample.csv"
+    text = url.read_text(encoding="utf-8-sig")
+    url.write_text(text.replace("https://", "http://x", 1) if "https://" in text
+                   else text.replace("http://x", "https://", 1), encoding="utf-8-sig")
+    dbt = Path(sys.executable).with_name("dbt")
+    proc = subprocess.Popen(
+        [str(dbt), "build", "--no-use-colors"], cwd=REPO, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, env=env_for(work, inputs, "w.duckdb"),
+        start_new_session=True,
+    )
+    seen = []
+    for line in proc.stdout:
+        seen.append(line)
+        if kill_at in line:
+            os.killpg(proc.pid, signal.SIGKILL)
+            break
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "".join(seen)[-3000:]
+    build(work, inputs)
+    fresh_build(work, inputs)
+    assert_same_warehouse(work)
+
+
