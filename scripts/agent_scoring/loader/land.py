@@ -17,13 +17,14 @@ records end in both CRLF and LF (DuckDB refuses those) is read through a CRLF co
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
 import hashlib
 import json
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -335,14 +336,15 @@ def stored_files(con: duckdb.DuckDBPyConnection) -> dict[str, tuple]:
 
 def land_one(
     con: duckdb.DuckDBPyConnection, path: Path, agent: str, registry: Registry,
-    copy_dir: Path, quick_count: int | None, file_row: dict,
+    copy_dir: Path, quick_count: int | None, file_row: dict, replaces: bool,
 ) -> Inspection:
     """Replace one file's landed rows and its raw.export_files row, in one transaction."""
     columns = agent_columns(registry.dictionary, registry.required.get(agent, []))
     con.execute("begin")
     try:
-        con.execute("delete from raw.export_rows where source_file = ?", [path.name])
-        con.execute("delete from raw.export_files where source_file = ?", [path.name])
+        if replaces:  # a scan of every landed row: only for a file landed before
+            con.execute("delete from raw.export_rows where source_file = ?", [path.name])
+            con.execute("delete from raw.export_files where source_file = ?", [path.name])
         found = inspect_file(path, columns, copy_dir)
         records, parsed = land_file(con, path, agent, found, registry, copy_dir, quick_count)
         file_row.update(
@@ -361,6 +363,16 @@ def land_one(
         raise
     con.execute("commit")
     return found
+
+
+@contextlib.contextmanager
+def deferred_checkpoints(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One checkpoint after the load, not one per file's commit (each rewrote the table)."""
+    con.execute("set checkpoint_threshold = '16GB'")
+    try:
+        yield
+    finally:
+        con.execute("reset checkpoint_threshold")
 
 
 def load_exports(
@@ -402,7 +414,7 @@ def load_exports(
 
     quick = [str(path) for path, _, _ in to_load if is_plain_utf8(path)]
     with tempfile.TemporaryDirectory(prefix="agent-scoring-load-") as copies, \
-            RecordCounter(quick) as counter:
+            RecordCounter(quick) as counter, deferred_checkpoints(con):
         for path, agent, read_key in to_load:
             started = time.perf_counter()
             quick_count, digest = (counter.result(str(path)) if str(path) in quick
@@ -411,14 +423,15 @@ def load_exports(
             earlier = stored.get(str(path))
             if earlier and (earlier[2], earlier[3]) == (digest, read_key):
                 con.execute("update raw.export_files set size_bytes = ?, modified_ns = ? "
-                            "where source_path = ?", [stat.st_size, stat.st_mtime_ns, str(path)])
+                            "where source_path = ?",
+                            [stat.st_size, stat.st_mtime_ns, str(path)])
                 done(path, "rehashed", seconds=time.perf_counter() - started)
                 continue
             file_row = {"agent": agent, "source_path": str(path), "source_file": path.name,
                         "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
                         "content_hash": digest, "read_key": read_key}
             inspection = land_one(con, path, agent, registry, Path(copies), quick_count,
-                                  file_row)
+                                  file_row, replaces=earlier is not None)
             seconds = time.perf_counter() - started
             action = "refused" if inspection.problem else "loaded"
             done(path, action, file_row["record_count"], seconds)
