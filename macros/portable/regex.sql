@@ -24,16 +24,6 @@
 {%- endmacro %}
 
 
-{% macro regex_extract_all(text, pattern, group=0) -%}
-    {#- Every match's `group`, as a list. -#}
-    {{ return(adapter.dispatch('regex_extract_all', 'agent_scoring')(text, pattern, group)) }}
-{%- endmacro %}
-
-{% macro duckdb__regex_extract_all(text, pattern, group) -%}
-    regexp_extract_all({{ text }}, {{ pattern }}, {{ group }})
-{%- endmacro %}
-
-
 {% macro regex_full_match(text, pattern) -%}
     {#- The whole text matches `pattern`. -#}
     {{ return(adapter.dispatch('regex_full_match', 'agent_scoring')(text, pattern)) }}
