@@ -1,4 +1,4 @@
-"""A build killed (-9) at any point - while loading, parsing, scoring or comparing runs - is
+"""A build killed (-9) at any point - while loading, parsing or scoring - is
 made whole by the next plain `dbt build`: the warehouse equals a clean build of the same
 inputs."""
 
@@ -27,7 +27,6 @@ def project(tmp_path_factory):
     "START python table model main.export_loads",
     "START sql incremental model main.stg_exports__rows",
     "START sql incremental model main.item_scores",
-    "START sql incremental model main.item_changes",
 ])
 def test_a_build_killed_at_any_point_is_made_whole_by_the_next_build(project, kill_at):
     work, inputs = project
