@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as dt
+import functools
 import hashlib
 import json
 import tempfile
@@ -189,15 +190,21 @@ def read_into_rows(
     known = [c for c in found.column_names if not c.startswith("extra_")]
     con.execute("drop table if exists load_rejects")
     con.execute("drop table if exists load_reject_scans")
+    # the rows of a fresh table keep file order, so a row's place in it (rowid from the
+    # first) numbers it: cheaper than a row_number() window, which runs on one thread
+    con.execute(
+        "create or replace temp table load_file as select * from read_csv("
+        f"{sql_text(read_path)}, {read_options(found.column_names, max_line_bytes)})"
+    )
     parsed = con.execute(
         "insert into raw.export_rows by name select ? as agent, ? as source_file, "
-        "row_number() over () as record_no, "
+        "rowid - (select min(rowid) from load_file) + 1 as record_no, "
         + "".join(f"{column}, " for column in known)
         + f"{extra_columns_json(found.column_names, found.header)} as extra_columns "
-        f"from read_csv({sql_text(read_path)}, "
-        f"{read_options(found.column_names, max_line_bytes)})",
+        "from load_file",
         [agent, source_file],
     ).fetchall()[0][0]
+    con.execute("drop table load_file")
     rejects: dict[int, dict] = {}
     for line, position, error_type, message, csv_line in con.execute(
         "select line, line_byte_position, error_type, error_message, csv_line "
@@ -258,20 +265,20 @@ class ReadCheck:
 
 def checked_read(
     con: duckdb.DuckDBPyConnection, agent: str, source_file: str, read_path: str,
-    found: Inspection, max_line_bytes: int, quick_count: int | None,
+    found: Inspection, max_line_bytes: int, quick_count: Callable[[], int | None],
 ) -> ReadCheck:
     """Read a file into raw.export_rows and count its records in Python as well. The quick
     count (quote parity) stands when DuckDB rejected nothing; else the csv module counts and
     numbers the rejects. Raises duckdb.Error when DuckDB cannot read the file."""
     parsed, rejects = read_into_rows(con, agent, source_file, read_path, found, max_line_bytes)
-    if not rejects and quick_count is not None and quick_count == parsed:
-        return ReadCheck(quick_count, parsed, rejects)
+    if not rejects and quick_count() == parsed:  # counted meanwhile in a worker process
+        return ReadCheck(parsed, parsed, rejects)
     return ReadCheck(count_records(read_path, rejects), parsed, rejects)
 
 
 def land_file(
     con: duckdb.DuckDBPyConnection, path: Path, agent: str, found: Inspection,
-    registry: Registry, copy_dir: Path, quick_count: int | None,
+    registry: Registry, copy_dir: Path, quick_count: Callable[[], int | None],
 ) -> tuple[int | None, int | None]:
     """Read one inspected file into raw.export_rows (in the caller's transaction), or set
     why it cannot be read on `found`: (records counted, records parsed)."""
@@ -294,7 +301,7 @@ def land_file(
     if fixed is not None:
         try:
             fixed_check = checked_read(con, agent, source_file, str(fixed), found,
-                                       registry.max_line_bytes, None)
+                                       registry.max_line_bytes, lambda: None)
         except duckdb.Error as exc:
             fixed_check, failure = None, first_line(exc)
         if fixed_check is not None and fixed_check.agreed:
@@ -336,7 +343,8 @@ def stored_files(con: duckdb.DuckDBPyConnection) -> dict[str, tuple]:
 
 def land_one(
     con: duckdb.DuckDBPyConnection, path: Path, agent: str, registry: Registry,
-    copy_dir: Path, quick_count: int | None, file_row: dict, replaces: bool,
+    copy_dir: Path, counted: Callable[[], tuple[int | None, str]], file_row: dict,
+    replaces: bool,
 ) -> Inspection:
     """Replace one file's landed rows and its raw.export_files row, in one transaction."""
     columns = agent_columns(registry.dictionary, registry.required.get(agent, []))
@@ -346,9 +354,11 @@ def land_one(
             con.execute("delete from raw.export_rows where source_file = ?", [path.name])
             con.execute("delete from raw.export_files where source_file = ?", [path.name])
         found = inspect_file(path, columns, copy_dir)
-        records, parsed = land_file(con, path, agent, found, registry, copy_dir, quick_count)
+        records, parsed = land_file(con, path, agent, found, registry, copy_dir,
+                                    lambda: counted()[0])
         file_row.update(
-            encoding=found.encoding, read_from=found.read_from, sheet_name=found.sheet_name,
+            content_hash=counted()[1], encoding=found.encoding, read_from=found.read_from,
+            sheet_name=found.sheet_name,
             header_names=found.header, column_names=found.column_names,
             missing_columns=found.missing, unknown_columns=found.unknown,
             record_count=records, parsed_records=parsed, problem_code=found.problem_code,
@@ -363,6 +373,11 @@ def land_one(
         raise
     con.execute("commit")
     return found
+
+
+def no_quick_count(path: Path) -> tuple[None, str]:
+    """A file the quick count cannot read (not plain UTF-8): its hash only."""
+    return None, content_hash(path)
 
 
 @contextlib.contextmanager
@@ -417,11 +432,12 @@ def load_exports(
             RecordCounter(quick) as counter, deferred_checkpoints(con):
         for path, agent, read_key in to_load:
             started = time.perf_counter()
-            quick_count, digest = (counter.result(str(path)) if str(path) in quick
-                                   else (None, content_hash(path)))
+            counted = (functools.partial(counter.result, str(path)) if str(path) in quick
+                       else functools.cache(functools.partial(no_quick_count, path)))
             stat = path.stat()
             earlier = stored.get(str(path))
-            if earlier and (earlier[2], earlier[3]) == (digest, read_key):
+            # a file seen before may only have been touched: its hash decides before reading
+            if earlier and (earlier[2], earlier[3]) == (counted()[1], read_key):
                 con.execute("update raw.export_files set size_bytes = ?, modified_ns = ? "
                             "where source_path = ?",
                             [stat.st_size, stat.st_mtime_ns, str(path)])
@@ -429,8 +445,8 @@ def load_exports(
                 continue
             file_row = {"agent": agent, "source_path": str(path), "source_file": path.name,
                         "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
-                        "content_hash": digest, "read_key": read_key}
-            inspection = land_one(con, path, agent, registry, Path(copies), quick_count,
+                        "read_key": read_key}
+            inspection = land_one(con, path, agent, registry, Path(copies), counted,
                                   file_row, replaces=earlier is not None)
             seconds = time.perf_counter() - started
             action = "refused" if inspection.problem else "loaded"
