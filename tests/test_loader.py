@@ -193,3 +193,18 @@ def test_a_load_that_dies_mid_file_leaves_the_file_as_it_was(con, inputs, monkey
     monkeypatch.undo()
     assert load(con, inputs) == {"plan_agent_sample.csv": "loaded"}
     assert len(landed(con, "plan_agent_sample.csv")) == 10
+
+
+@pytest.mark.parametrize("name", ["plan_agent_sample.csv", "plan_agent_broken_quote.csv"])
+def test_a_big_file_is_numbered_in_a_table_exactly_as_a_small_one(
+    con, tmp_path, inputs, monkeypatch, name
+):
+    shutil.copy(SAMPLE if name == "plan_agent_sample.csv" else CORPUS / name, inputs)
+    load(con, inputs)
+    small = con.execute("select * from raw.export_rows order by record_no, line_no").fetchall()
+    monkeypatch.setattr(land, "NUMBER_IN_TABLE_BYTES", 0)  # every file counts as big
+    with duckdb.connect(str(tmp_path / "big.duckdb")) as big:
+        load(big, inputs)
+        numbered = big.execute(
+            "select * from raw.export_rows order by record_no, line_no").fetchall()
+    assert numbered == small
