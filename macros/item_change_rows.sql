@@ -29,7 +29,7 @@
             sides.base_file,
             sides.side,
             case sides.pair_key
-                when 'query_text' then {{ regex_replace('trim(items.query_text)', "'\\s+'", "' '") }}
+                when 'query_text' then {{ query_key('items.query_text') }}
                 else items.query_id
             end as item_key,
             items.source_file,

@@ -6,7 +6,7 @@
 with items as (
     select
         *,
-        {{ regex_replace('trim(query_text)', "'\\s+'", "' '") }} as query_key
+        {{ query_key('query_text') }} as query_key
     from {{ ref('item_scores') }}
     where {{ changed_files_only() }}
 ),

@@ -8,7 +8,7 @@ with items as (
         source_file,
         file_fingerprint,
         query_id,
-        {{ regex_replace('trim(query_text)', "'\\s+'", "' '") }} as query_key
+        {{ query_key('query_text') }} as query_key
     from {{ ref('item_scores') }}
     where {{ changed_files_only() }}
 )
