@@ -85,12 +85,8 @@ create table if not exists raw.export_rows (
     csv_line varchar
 )
 """
-FILE_COLUMNS = [
-    "agent", "source_path", "source_file", "size_bytes", "modified_ns", "content_hash",
-    "read_key", "encoding", "read_from", "sheet_name", "header_names", "column_names",
-    "missing_columns", "unknown_columns", "record_count", "parsed_records", "problem_code",
-    "problem", "cell_notes", "loaded_at",
-]
+# the column names, in order, from the table definition above (one list to keep in step)
+FILE_COLUMNS = [line.split()[0] for line in FILES_TABLE.strip().splitlines()[1:-1]]
 
 
 @dataclass(frozen=True)
