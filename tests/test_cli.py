@@ -76,12 +76,12 @@ def test_missing_database_says_to_build(tmp_path):
         f"Error: {tmp_path / 'none.duckdb'}: database not found; run `dbt build` first"]
 
 
-def test_unbuilt_database_names_the_missing_table(tmp_path):
+def test_unbuilt_database_says_no_build_is_recorded(tmp_path):
     db = tmp_path / "empty.duckdb"
     duckdb.connect(str(db)).close()
     result = CliRunner().invoke(main, ["--db", str(db)])
     assert result.exit_code == 1
-    assert "table agents is missing; run `dbt build` first" in result.output
+    assert "no `dbt build` is recorded in it; run `dbt build`" in result.output
     assert len(result.output.strip().splitlines()) == 1
 
 

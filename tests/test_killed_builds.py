@@ -1,6 +1,6 @@
 """A build killed (-9) at any point - while loading, parsing or scoring - is
 made whole by the next plain `dbt build`: the warehouse equals a clean build of the same
-inputs."""
+inputs. Until then `score-report` refuses it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from agent_scoring.cli import main
+from click.testing import CliRunner
 from support.rebuild import assert_same_warehouse, build, env_for, fresh_build, project_inputs
 from support.warehouse import REPO
 
@@ -48,8 +50,38 @@ def test_a_build_killed_at_any_point_is_made_whole_by_the_next_build(project, ki
             break
     proc.wait()
     assert proc.returncode == -signal.SIGKILL, "".join(seen)[-3000:]
+    assert_reports_refused(work)
+    if "item_scores" in kill_at:
+        # a `--select` build after a killed one does not make the warehouse whole
+        build(work, inputs, "--select", "speed_bands")
+        result = score_report(work, out="refused")
+        assert result.exit_code == 1
+        assert "the last whole `dbt build` did not finish" in result.output
     build(work, inputs)
+    assert report_exit_codes(work) == [0, 0, 0]
     fresh_build(work, inputs)
     assert_same_warehouse(work)
 
+
+def score_report(work: Path, *args: str, out: str = "reports"):
+    reports = [] if args[:1] == ("check",) else ["--out", str(work / out)]
+    return CliRunner().invoke(main, ["--db", str(work / "w.duckdb"), *reports, *args])
+
+
+COMMANDS = [[], ["compare"], ["check", "--min-intent", "0"]]
+
+
+def report_exit_codes(work: Path) -> list[int]:
+    return [score_report(work, *command).exit_code for command in COMMANDS]
+
+
+def assert_reports_refused(work: Path) -> None:
+    """Reports, compare and the gate each refuse in one line, exit 1, writing nothing."""
+    for command in COMMANDS:
+        result = score_report(work, *command, out="refused")
+        assert result.exit_code == 1, (command, result.output)
+        assert result.output.count("\n") == 1, result.output
+        assert "the last `dbt build` (started " in result.output
+        assert result.output.rstrip().endswith("did not finish: run `dbt build` again")
+    assert not (work / "refused").exists()
 

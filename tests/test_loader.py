@@ -208,3 +208,64 @@ def test_a_big_file_is_numbered_in_a_table_exactly_as_a_small_one(
         numbered = big.execute(
             "select * from raw.export_rows order by record_no, line_no").fetchall()
     assert numbered == small
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda folder: folder / "missing", "does not exist"),
+    (lambda folder: (folder / "file.csv", (folder / "file.csv").write_text("x"))[0],
+     "is not a folder"),
+])
+def test_a_missing_or_non_folder_input_dir_refuses_the_load_and_keeps_every_row(
+        con, inputs, tmp_path, make, says):
+    shutil.copy(SAMPLE, inputs)
+    load(con, inputs)
+    before = con.execute("select count(*) from raw.export_rows").fetchone()[0]
+    wrong = make(tmp_path)
+    with pytest.raises(land.InputDirError, match=f"input folder {wrong} {says}"):
+        load(con, wrong)
+    assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == before == 40
+
+
+def test_an_unreadable_input_dir_refuses_the_load(con, inputs, monkeypatch):
+    def denied(path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(land.os, "scandir", denied)
+    with pytest.raises(land.InputDirError, match=r"cannot be read \(Permission denied\)"):
+        load(con, inputs)
+
+
+def test_entries_that_are_not_readable_files_are_listed_and_never_opened(
+        con, inputs, tmp_path, monkeypatch):
+    (inputs / "plan_agent_dangling.csv").symlink_to(tmp_path / "gone.csv")
+    (inputs / "plan_agent_loop.csv").symlink_to(inputs / "plan_agent_loop.csv")
+    os.mkfifo(inputs / "plan_agent_fifo.csv")  # opening it would wait for a writer
+    (inputs / "plan_agent_folder.csv").mkdir()
+    shutil.copy(SAMPLE, inputs / "plan_agent_locked.csv")
+    opened = Path.open
+
+    def no_permission(path, *args, **kwargs):
+        if path.name == "plan_agent_locked.csv":
+            raise PermissionError(13, "Permission denied", str(path))
+        return opened(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", no_permission)
+    assert set(load(con, inputs).values()) == {"refused"}
+    listed = dict(con.execute("select source_file, problem_code || ': ' || problem "
+                              "from raw.export_files").fetchall())
+    assert listed == {
+        "plan_agent_dangling.csv":
+            f"dangling_symlink: a symbolic link to {tmp_path / 'gone.csv'}, which does not exist",
+        "plan_agent_loop.csv":
+            "symlink_loop: a symbolic link that leads back to itself (a loop)",
+        "plan_agent_fifo.csv": "not_a_file: a FIFO, not an export file: never opened",
+        "plan_agent_folder.csv": "not_a_file: a folder, not an export file",
+        "plan_agent_locked.csv":
+            "unreadable_file: cannot be read (Permission denied); check its permissions",
+    }
+    # fixed without touching the file's modification time: looked at again, and read
+    monkeypatch.setattr(Path, "open", opened)
+    shutil.copy(SAMPLE, tmp_path / "gone.csv")
+    actions = load(con, inputs)
+    assert actions["plan_agent_locked.csv"] == actions["plan_agent_dangling.csv"] == "loaded"
+    assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == 80

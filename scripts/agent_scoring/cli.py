@@ -7,14 +7,25 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from agent_scoring import history
-from agent_scoring.db import WarehouseError, connect_read_only, default_db_path, require_tables
+from agent_scoring.db import (
+    UnfinishedBuild,
+    WarehouseError,
+    default_db_path,
+    open_warehouse,
+    require_tables,
+)
 from agent_scoring.markdown import render
+from agent_scoring.output import write_atomically, write_error
 from agent_scoring.reports import Reporter, registry
 
 # The other commands import what they need when they run: `score-report` right after
 # `dbt build` should start fast.
+
+
+SUBCOMMAND_ARGS = "agent_scoring.subcommand_args"
 
 
 class LazyGroup(click.Group):
@@ -31,6 +42,11 @@ class LazyGroup(click.Group):
 
             return getattr(importlib.import_module(self.lazy[name]), name)
         return super().get_command(ctx, name)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, args)
+        ctx.meta[SUBCOMMAND_ARGS] = list(rest)  # cleared from ctx.args before the callback
+        return rest
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True)
@@ -65,10 +81,11 @@ def main(
 ) -> None:
     """Render one markdown report per agent and source file from the scoring marts."""
     if ctx.invoked_subcommand is not None:
+        pass_options_to_subcommand(ctx)
         return
     path = db_path or default_db_path()
     try:
-        con = connect_read_only(path)
+        con = open_warehouse(path)
     except WarehouseError as exc:
         raise click.ClickException(str(exc)) from exc
     with con:
@@ -101,13 +118,18 @@ def main(
                     failed.append(source_file)
                     click.echo(f"{source_file}: report failed ({describe(error)})", err=True)
                     continue
-                written += 1
                 if to_stdout:
+                    written += 1
                     click.echo(text)
                     continue
-                out_dir.mkdir(parents=True, exist_ok=True)
                 target = out_dir / reporter.output_name(source_file)
-                target.write_text(text, encoding="utf-8")
+                try:
+                    write_atomically(target, text)
+                except OSError as exc:  # the other reports are still written; exit 1
+                    failed.append(source_file)
+                    click.echo(write_error(target, exc), err=True)
+                    continue
+                written += 1
                 click.echo(f"{target}: {reporter.summary(context)}")
     if failed:
         raise click.ClickException(
@@ -123,6 +145,28 @@ def main(
     if written == 0:
         wanted = ", ".join([*agents, *files]) or "any agent"
         click.echo(f"no scored files for {wanted} in {path}; nothing written", err=True)
+
+
+def pass_options_to_subcommand(ctx: click.Context) -> None:
+    """An option given before the subcommand means what it means after it (`--db X check`
+    is `check --db X`). One the subcommand does not take, or given on both sides, is a usage
+    error: a gate must never read a warehouse the user did not name."""
+    name = ctx.invoked_subcommand
+    command = ctx.command.get_command(ctx, name)
+    takes = {param.name: param for param in command.params if isinstance(param, click.Option)}
+    inherited = {}
+    for param in ctx.command.params:
+        if ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
+            continue
+        flag, theirs = param.opts[0], takes.get(param.name)
+        if theirs is None:
+            raise click.UsageError(f"{flag} does not apply to `{name}`", ctx)
+        if any(arg in theirs.opts or arg.startswith(tuple(f"{o}=" for o in theirs.opts))
+               for arg in ctx.meta[SUBCOMMAND_ARGS]):
+            raise click.UsageError(
+                f"{flag} is given both before and after `{name}`: give it once", ctx)
+        inherited[param.name] = ctx.params[param.name]
+    ctx.default_map = {name: inherited}
 
 
 def rendered(
@@ -181,8 +225,10 @@ def history_warehouse(db_path: Path | None, error=click.ClickException):
     """The warehouse, read-only, with the run-history marts; one line when it is not."""
     path = db_path or default_db_path()
     try:
-        con = connect_read_only(path)
+        con = open_warehouse(path)
         require_tables(con, path, ["agents", "runs", "item_changes", "run_trends"])
+    except UnfinishedBuild as exc:  # exit 1 for every command, the gate included
+        raise click.ClickException(str(exc)) from exc
     except WarehouseError as exc:
         raise error(str(exc)) from exc
     return con
@@ -207,16 +253,25 @@ def compare(agents, head, base, db_path, out_dir, to_stdout, trend_runs) -> None
             pairs = history.select_pairs(con, agents, base, head)
         except history.SelectionError as exc:
             raise click.UsageError(str(exc)) from exc
+        failed = []
         for pair in pairs:
             context = compare_report.context(con, pair, trend_runs)
             text = render("compare_report.md.j2", context)
             if to_stdout:
                 click.echo(text)
                 continue
-            out_dir.mkdir(parents=True, exist_ok=True)
             target = out_dir / compare_report.output_name(pair)
-            target.write_text(text, encoding="utf-8")
+            try:
+                write_atomically(target, text)
+            except OSError as exc:
+                failed.append(pair.head["source_file"])
+                click.echo(write_error(target, exc), err=True)
+                continue
             click.echo(f"{target}: {compare_report.summary(context)}")
+    if failed:
+        raise click.ClickException(
+            f"{len(failed)} report(s) failed: {', '.join(failed)}; the others were written"
+        )
 
 
 @main.command()

@@ -17,6 +17,10 @@ class WarehouseError(Exception):
     """A problem with the warehouse file that the user fixes by (re)building it."""
 
 
+class UnfinishedBuild(WarehouseError):
+    """The last build did not finish: some marts may be new and others old."""
+
+
 def default_db_path() -> Path:
     return Path(os.environ.get("AGENT_SCORING_DB", DEFAULT_DB))
 
@@ -53,3 +57,44 @@ def require_tables(con: duckdb.DuckDBPyConnection, path: Path, tables: list[str]
         raise WarehouseError(
             f"{path}: table {missing[0]} is missing; run `dbt build` first"
         )
+
+
+def require_finished_build(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Refuse a warehouse whose last dbt build was killed or failed (raw.builds, written by
+    the build's on-run-start and on-run-end hooks: macros/build_log.sql)."""
+    try:
+        last = con.execute(
+            "select command, started_at, ended_at, first_failure, complete "
+            "from raw.builds order by build_no desc limit 1"
+        ).fetchone()
+    except duckdb.CatalogException:
+        last = None
+    if last is None:
+        raise UnfinishedBuild(f"{path}: no `dbt build` is recorded in it; run `dbt build`")
+    command, started_at, ended_at, first_failure, complete = last
+    if ended_at is None:
+        raise UnfinishedBuild(
+            f"{path}: the last `dbt {command}` (started {started_at:%Y-%m-%d %H:%M:%S}) "
+            "did not finish: run `dbt build` again"
+        )
+    if first_failure is not None:
+        raise UnfinishedBuild(
+            f"{path}: the last `dbt {command}` failed ({first_failure}): "
+            "fix it and run `dbt build` again"
+        )
+    if not complete:
+        raise UnfinishedBuild(
+            f"{path}: the last whole `dbt build` did not finish (a `--select` build since "
+            "does not mend it): run `dbt build`"
+        )
+
+
+def open_warehouse(path: Path) -> duckdb.DuckDBPyConnection:
+    """The warehouse, read-only, once its last build finished."""
+    con = connect_read_only(path)
+    try:
+        require_finished_build(con, path)
+    except WarehouseError:
+        con.close()
+        raise
+    return con

@@ -4,7 +4,7 @@ models read as the source `exports`. One row per file: what this load did with i
 
 from pathlib import Path
 
-from agent_scoring.loader import Registry, load_exports
+from agent_scoring.loader import InputDirError, Registry, load_exports
 
 
 def model(dbt, session):
@@ -16,15 +16,21 @@ def model(dbt, session):
         dictionary=dict(dbt.ref("export_columns").fetchall()),
         max_line_bytes=int(dbt.config.get("csv_max_line_bytes")),
     )
-    # a connection of its own: the loader commits each file in a transaction of its own
-    actions = load_exports(session.cursor(), Path(dbt.config.get("input_dir")), registry)
+    input_dir = Path(dbt.config.get("input_dir"))
+    rows = []
+    try:
+        # a connection of its own: the loader commits each file in a transaction of its own
+        actions = load_exports(session.cursor(), input_dir, registry)
+    except InputDirError as exc:
+        # failed by the post-hook in one line (an exception here prints a traceback)
+        rows.append([str(input_dir), "failed", None, 0.0, str(exc)])
+    else:
+        rows = [[a["source_file"], a["action"], a["records"], a["seconds"], None]
+                for a in actions]
     session.execute(
-        "create or replace temp table export_loads_done "
-        "(source_file varchar, action varchar, records bigint, seconds double)"
+        "create or replace temp table export_loads_done (source_file varchar, "
+        "action varchar, records bigint, seconds double, problem varchar)"
     )
-    if actions:
-        session.executemany(
-            "insert into export_loads_done values (?, ?, ?, ?)",
-            [[a["source_file"], a["action"], a["records"], a["seconds"]] for a in actions],
-        )
+    if rows:
+        session.executemany("insert into export_loads_done values (?, ?, ?, ?, ?)", rows)
     return session.table("export_loads_done")

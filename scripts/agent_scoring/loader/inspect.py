@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import codecs
 import csv
+import errno
 import hashlib
 import io
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -139,15 +142,43 @@ def agent_columns(dictionary: dict[str, str], required: list[str]) -> dict:
 
 
 def files_by_agent(input_dir: Path, patterns: dict[str, list[str]]) -> dict[Path, str]:
-    """Every file matching an agent's patterns, with its agent. A file two agents' patterns
-    match belongs to the longer (more specific) pattern."""
+    """Every entry matching an agent's patterns (files, and whatever else carries such a name:
+    see odd_entry), with its agent. An entry two agents' patterns match belongs to the longer
+    (more specific) pattern."""
     found: dict[Path, tuple[int, str]] = {}
     for agent, agent_patterns in sorted(patterns.items()):
         for pattern in agent_patterns:
             for path in input_dir.glob(pattern):
-                if path.is_file() and len(pattern) > found.get(path, (-1, ""))[0]:
+                if len(pattern) > found.get(path, (-1, ""))[0]:
                     found[path] = (len(pattern), agent)
     return {path: agent for path, (_, agent) in sorted(found.items())}
+
+
+# why an entry cannot even be opened as an export: listed, never read
+ENTRY_PROBLEMS = ("not_a_file", "dangling_symlink", "symlink_loop", "unreadable_file")
+
+
+def odd_entry(path: Path) -> tuple[str, str] | None:
+    """(problem_code, problem) for an entry that is not a readable regular file, else None.
+    A FIFO or device is never opened (opening a FIFO waits for a writer)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return "dangling_symlink", f"a symbolic link to {os.readlink(path)}, which does not exist"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symlink_loop", "a symbolic link that leads back to itself (a loop)"
+        return "unreadable_file", f"cannot be read ({exc.strerror})"
+    if stat.S_ISDIR(info.st_mode):
+        return "not_a_file", "a folder, not an export file"
+    if not stat.S_ISREG(info.st_mode):
+        kind = "FIFO" if stat.S_ISFIFO(info.st_mode) else "socket or device"
+        return "not_a_file", f"a {kind}, not an export file: never opened"
+    try:
+        path.open("rb").close()
+    except OSError as exc:
+        return "unreadable_file", f"cannot be read ({exc.strerror}); check its permissions"
+    return None
 
 
 def is_plain_utf8(path: Path) -> bool:

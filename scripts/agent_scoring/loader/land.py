@@ -33,12 +33,14 @@ from pathlib import Path
 import duckdb
 
 from agent_scoring.loader.inspect import (
+    ENTRY_PROBLEMS,
     Inspection,
     agent_columns,
     files_by_agent,
     inspect_file,
     is_plain_utf8,
     normalize_newlines,
+    odd_entry,
 )
 from agent_scoring.record_count import RecordCounter, content_hash
 
@@ -87,6 +89,25 @@ create table if not exists raw.export_rows (
 """
 # the column names, in order, from the table definition above (one list to keep in step)
 FILE_COLUMNS = [line.split()[0] for line in FILES_TABLE.strip().splitlines()[1:-1]]
+
+
+class InputDirError(Exception):
+    """The input folder cannot be listed: nothing is loaded and nothing removed."""
+
+
+def check_input_dir(input_dir: Path) -> None:
+    """Refuse a folder that is missing, not a folder or unreadable (a typo, an unmounted
+    share): read as empty, it would remove every landed file."""
+    where = f"input folder {input_dir}"
+    hint = "(set vars.input_dir or AGENT_SCORING_INPUT_DIR); nothing was loaded or removed"
+    if not input_dir.exists():
+        raise InputDirError(f"{where} does not exist {hint}")
+    if not input_dir.is_dir():
+        raise InputDirError(f"{where} is not a folder {hint}")
+    try:
+        next(os.scandir(input_dir), None)
+    except OSError as exc:
+        raise InputDirError(f"{where} cannot be read ({exc.strerror}) {hint}") from exc
 
 
 @dataclass(frozen=True)
@@ -338,9 +359,10 @@ def create_tables(con: duckdb.DuckDBPyConnection, text_columns: list[str]) -> No
 
 
 def stored_files(con: duckdb.DuckDBPyConnection) -> dict[str, tuple]:
-    """source_path -> (size, modified_ns, content_hash, read_key) of the last load."""
-    found = con.execute("select source_path, size_bytes, modified_ns, content_hash, read_key "
-                        "from raw.export_files").fetchall()
+    """source_path -> (size, modified_ns, content_hash, read_key, problem_code) of the last
+    load."""
+    found = con.execute("select source_path, size_bytes, modified_ns, content_hash, read_key, "
+                        "problem_code from raw.export_files").fetchall()
     return {row[0]: row[1:] for row in found}
 
 
@@ -378,6 +400,29 @@ def land_one(
     return found
 
 
+def land_odd_entry(
+    con: duckdb.DuckDBPyConnection, path: Path, agent: str, read_key: str,
+    problem: tuple[str, str], replaces: bool,
+) -> None:
+    """List an entry that cannot be opened as an export (raw.export_files, no rows)."""
+    info = path.lstat()
+    row = dict.fromkeys(FILE_COLUMNS) | {
+        "agent": agent, "source_path": str(path), "source_file": path.name,
+        "size_bytes": info.st_size, "modified_ns": info.st_mtime_ns, "content_hash": "",
+        "read_key": read_key, "read_from": "original", "header_names": [],
+        "column_names": [], "missing_columns": [], "unknown_columns": [], "cell_notes": [],
+        "problem_code": problem[0], "problem": problem[1],
+        "loaded_at": dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
+    }
+    con.execute("begin")
+    if replaces:
+        con.execute("delete from raw.export_rows where source_file = ?", [path.name])
+        con.execute("delete from raw.export_files where source_file = ?", [path.name])
+    con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
+                f"values ({', '.join('?' for _ in FILE_COLUMNS)})", [row[c] for c in FILE_COLUMNS])
+    con.execute("commit")
+
+
 def no_quick_count(path: Path) -> tuple[None, str]:
     """A file the quick count cannot read (not plain UTF-8): its hash only."""
     return None, content_hash(path)
@@ -401,6 +446,7 @@ def load_exports(
 ) -> list[dict]:
     """Land every export of `input_dir`; one entry per file found or gone: source_file,
     action (kept, rehashed, loaded, refused, removed), records, seconds."""
+    check_input_dir(input_dir)
     create_tables(con, sorted(set(registry.dictionary.values())))
     found = files_by_agent(input_dir, registry.patterns)
     stored = stored_files(con)
@@ -422,10 +468,16 @@ def load_exports(
 
     to_load: list[tuple[Path, str, str]] = []
     for path, agent in found.items():
-        stat, read_key = path.stat(), registry.read_key(agent)
-        earlier = stored.get(str(path))
-        if earlier and (earlier[0], earlier[1], earlier[3]) == (
-                stat.st_size, stat.st_mtime_ns, read_key):
+        read_key, earlier = registry.read_key(agent), stored.get(str(path))
+        problem = odd_entry(path)
+        if problem is not None:  # looked at again every load: a fix leaves mtime alone
+            land_odd_entry(con, path, agent, read_key, problem, replaces=earlier is not None)
+            done(path, "refused")
+            log(f"refused {path}: {problem[1]}")
+            continue
+        stat = path.stat()
+        if earlier and earlier[4] not in ENTRY_PROBLEMS and (
+                earlier[0], earlier[1], earlier[3]) == (stat.st_size, stat.st_mtime_ns, read_key):
             done(path, "kept")
         else:
             to_load.append((path, agent, read_key))

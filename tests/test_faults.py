@@ -1,0 +1,147 @@
+"""Faults as they happen on a laptop, a CI runner or a shared drive never end in a wrong
+answer with exit 0: each gives one line naming what is wrong, and loses no row."""
+
+from __future__ import annotations
+
+import os
+
+import duckdb
+import pytest
+from agent_scoring.cli import main
+from click.testing import CliRunner
+from support.rebuild import build, project_inputs
+
+MARTS = ["item_scores", "runs", "item_changes", "rejected_files"]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    work = tmp_path_factory.mktemp("faults")
+    inputs = project_inputs(work)
+    build(work, inputs)
+    return work, inputs
+
+
+def counts(db) -> dict[str, int]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return {t: con.execute(f"select count(*) from {t}").fetchone()[0]
+                for t in [*MARTS, "raw.export_rows"]}
+
+
+def score_report(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_a_missing_input_folder_fails_the_build_in_one_line_and_changes_nothing(project):
+    work, inputs = project
+    db = work / "w.duckdb"
+    before = counts(db)
+    moved = inputs.with_name("input-unmounted")
+    inputs.rename(moved)
+    try:
+        log = build(work, inputs, expect=1)
+    finally:
+        moved.rename(inputs)
+    line = (f"Invalid Input Error: input folder {inputs} does not exist (set vars.input_dir or "
+            "AGENT_SCORING_INPUT_DIR); nothing was loaded or removed")
+    assert log.count(line) == 1
+    assert "Traceback" not in log
+    assert counts(db) == before
+    refused = score_report("--db", str(db), "--out", str(work / "refused"))
+    assert refused.exit_code == 1
+    assert refused.output == (f"Error: {db}: the last `dbt build` failed (export_loads: {line}):"
+                              " fix it and run `dbt build` again\n")
+    build(work, inputs)
+    assert counts(db) == before
+    assert score_report("--db", str(db), "--out", str(work / "reports")).exit_code == 0
+
+
+def test_odd_entries_named_like_exports_are_listed_as_rejected_files(project, tmp_path):
+    work, inputs = project
+    odd = {
+        "plan_agent_dangling.csv": "dangling_symlink",
+        "plan_agent_loop.csv": "symlink_loop",
+        "plan_agent_fifo.csv": "not_a_file",
+        "url_agent_folder.csv": "not_a_file",
+    }
+    (inputs / "plan_agent_dangling.csv").symlink_to(tmp_path / "gone.csv")
+    (inputs / "plan_agent_loop.csv").symlink_to(inputs / "plan_agent_loop.csv")
+    os.mkfifo(inputs / "plan_agent_fifo.csv")
+    (inputs / "url_agent_folder.csv").mkdir()
+    try:
+        log = build(work, inputs)
+        with duckdb.connect(str(work / "w.duckdb"), read_only=True) as con:
+            listed = dict(con.execute("select source_file, reject_code from rejected_files "
+                                      "where source_file like '%\\_agent\\_%' escape '\\'")
+                          .fetchall())
+    finally:
+        for name in odd:
+            path = inputs / name
+            path.rmdir() if path.is_dir() and not path.is_symlink() else path.unlink()
+        build(work, inputs)
+    assert {name: listed.get(name) for name in odd} == odd
+    assert all(f"refused {inputs / name}: " in log for name in odd)
+
+
+def test_a_failed_report_write_names_the_path_and_the_others_are_still_written(
+        agent_warehouse, tmp_path, monkeypatch):
+    from agent_scoring import output
+
+    real_fdopen = output.os.fdopen
+
+    class FullDisk:
+        def __init__(self, stream):
+            self.stream = stream
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.stream.close()
+
+        def write(self, text):
+            self.stream.write(text[: len(text) // 2])
+            raise OSError(28, "No space left on device")
+
+    def fdopen(handle, *args, **kwargs):
+        name = os.readlink(f"/proc/self/fd/{handle}")
+        stream = real_fdopen(handle, *args, **kwargs)
+        return FullDisk(stream) if ".url_agent_sample_" in name else stream
+
+    monkeypatch.setattr(output.os, "fdopen", fdopen)
+    out = tmp_path / "reports"
+    (out).mkdir()
+    (out / "url_agent_sample_score_summary.md").write_text("last week's report\n")
+    result = score_report("--db", str(agent_warehouse.db), "--out", str(out))
+    assert result.exit_code == 1
+    target = out / "url_agent_sample_score_summary.md"
+    assert f"{target}: not written (No space left on device)\n" in result.output
+    assert result.output.endswith("Error: 1 report(s) failed: url_agent_sample.csv; "
+                                  "the others were written\n")
+    # the old report stays whole, no temporary file is left, every other report is written
+    assert target.read_text() == "last week's report\n"
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+    assert len(list(out.iterdir())) >= 6
+
+
+@pytest.fixture()
+def tiny_disk(tmp_path):
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    if os.system(f"mount -t tmpfs -o size=4k tmpfs {folder} 2>/dev/null") != 0:
+        pytest.skip("cannot mount a tmpfs here (the simulated full disk above still runs)")
+    yield folder
+    os.system(f"umount {folder}")
+
+
+def test_reports_on_a_full_disk_fail_each_in_one_line_and_leave_nothing_half_written(
+        agent_warehouse, tiny_disk):
+    (tiny_disk / "filler").write_bytes(b"x" * 4096)
+    result = score_report("--db", str(agent_warehouse.db), "--out", str(tiny_disk))
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert all(line.startswith(f"{tiny_disk}/") and line.endswith(
+        "_score_summary.md: not written (No space left on device)") for line in lines[:-1])
+    assert len(lines) >= 7
+    assert lines[-1].startswith("Error: ") and "the others were written" in lines[-1]
+    assert [p.name for p in tiny_disk.iterdir()] == ["filler"]
