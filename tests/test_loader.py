@@ -9,6 +9,7 @@ file as it was.
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 from pathlib import Path
@@ -269,3 +270,68 @@ def test_entries_that_are_not_readable_files_are_listed_and_never_opened(
     actions = load(con, inputs)
     assert actions["plan_agent_locked.csv"] == actions["plan_agent_dangling.csv"] == "loaded"
     assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == 80
+
+
+BOUNDED_LOAD = """
+import json, resource, sys
+from pathlib import Path
+import duckdb
+sys.path.insert(0, {tests!r})
+from test_loader import registry
+from agent_scoring.loader import load_exports
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+con = duckdb.connect()
+load_exports(con, Path({inputs!r}), registry(), log=lambda _: None)
+print(json.dumps({{
+    "files": con.execute("select source_file, record_count, parsed_records, problem "
+                         "from raw.export_files order by all").fetchall(),
+    "rejects": con.execute("select source_file, record_no, line_no, csv_error_type, csv_error "
+                           "from raw.export_rows where csv_error is not null").fetchall(),
+}}))
+"""
+
+
+def test_an_xlsx_bomb_and_a_record_of_200k_fields_are_bounded(inputs, tmp_path):
+    """Under a 3 GB address-space cap and a minute: the 200k-field record is rejected as
+    that record (the file's 40 good records land), the xlsx whose one stray cell sits at
+    XFD20000 is refused with the reason, and the build goes on."""
+    import subprocess
+    import sys
+
+    import openpyxl
+    from support.xlsx import read_csv, write_xlsx
+
+    header, rows = read_csv(SAMPLE)
+    bomb = write_xlsx(inputs / "plan_agent_bomb.xlsx", header, rows)
+    book = openpyxl.load_workbook(bomb)
+    book["validation_history"]["XFD20000"] = "x"
+    book.save(bomb)
+    head, rest = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)
+    (inputs / "plan_agent_wide.csv").write_text(
+        f"{head}\n{rest}{','.join(['x'] * 200_000)}\n", encoding="utf-8")
+    code = BOUNDED_LOAD.format(tests=str(REPO / "tests"), inputs=str(inputs))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout)
+    assert found["files"] == [
+        ["plan_agent_bomb.xlsx", None, None,
+         "sheet 'validation_history' spans 16384 columns × 20000 rows (a cell as far as "
+         "XFD20000): more than 10,000,000 cells to read; delete the cells outside the table "
+         "and save it again"],
+        ["plan_agent_wide.csv", 41, 40, None],
+    ]
+    lines = 1 + rest.count("\n")
+    assert found["rejects"] == [
+        ["plan_agent_wide.csv", 41, lines + 1, "TOO MANY COLUMNS",
+         "the record has 200000 fields; records of more than 1000 (vars.csv_max_fields) "
+         "are not read"]]
+
+
+def test_a_record_over_the_line_size_limit_is_rejected_alone(con, inputs):
+    head, rest = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)
+    (inputs / "plan_agent_long.csv").write_text(
+        f"{head}\n{rest}{','.join(['y' * 6000] * (head.count(',') + 1))}\n", encoding="utf-8")
+    load(con, inputs, registry(max_line_bytes=70000))
+    assert file_row(con, "plan_agent_long.csv")["parsed_records"] == 40
+    assert landed(con, "plan_agent_long.csv")[-1] == (41, None, "LINE SIZE OVER MAXIMUM")

@@ -24,6 +24,10 @@ _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 _OFFICE_RELS = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _CELL_REF = re.compile(r"([A-Z]+)(\d+)")
+_CELL_START = re.compile(rb'<c\b[^>]*?\br="([A-Z]{1,3})([0-9]+)"')
+# The reader holds a sheet as a dense grid as wide as its farthest column and as tall as its
+# last row (about 32 bytes a cell): one stray cell at XFD20000 would ask for 10 GB.
+MAX_CELLS = 10_000_000
 
 
 class XlsxError(Exception):
@@ -112,12 +116,36 @@ def formula_and_error_cells(path: Path, sheet_name: str) -> dict[tuple[int, int]
     return found
 
 
-def choose_sheet(book, required: list[str]) -> tuple[str, list[list]]:
+def check_area(path: Path, sheet_name: str) -> None:
+    """Refuse a sheet whose cells span an absurd area, before the reader allocates it."""
+    with zipfile.ZipFile(path) as book:
+        part = sheet_paths(book).get(sheet_name)
+        if part is None:
+            return
+        with book.open(part) as handle:
+            data = handle.read()
+    rows = columns = 0
+    farthest = ""
+    for letters, row in _CELL_START.findall(data):
+        column = column_index(letters.decode()) + 1
+        if column > columns or int(row) > rows:
+            rows, columns = max(rows, int(row)), max(columns, column)
+            farthest = f"{letters.decode()}{int(row)}"
+    if rows * columns > MAX_CELLS:
+        raise XlsxError(
+            f"sheet {sheet_name!r} spans {columns} columns × {rows} rows (a cell as far as "
+            f"{farthest}): more than {MAX_CELLS:,} cells to read; delete the cells outside "
+            "the table and save it again"
+        )
+
+
+def choose_sheet(book, path: Path, required: list[str]) -> tuple[str, list[list]]:
     """The export sheet: `validation_history`, else the first sheet whose first row has every
     required header."""
     names = list(book.sheet_names)
     candidates = [SHEET] if SHEET in names else names
     for name in candidates:
+        check_area(path, name)
         rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
         header = [as_text(v).replace("\ufeff", "").strip() for v in (rows[0] if rows else [])]
         if name == SHEET or all(column in header for column in required):
@@ -136,7 +164,7 @@ def to_csv(path: Path, target: Path, required: list[str]) -> Sheet:
         book = python_calamine.CalamineWorkbook.from_path(str(path))
     except (python_calamine.CalamineError, OSError, ValueError) as exc:
         raise XlsxError(f"not a readable xlsx workbook ({exc}); save it again as .xlsx") from exc
-    name, rows = choose_sheet(book, required)
+    name, rows = choose_sheet(book, path, required)
     while rows and not any(as_text(v).strip() for v in rows[-1]):
         rows.pop()  # the sheet's used area may end in empty rows: they are no records
     if not rows:

@@ -15,6 +15,7 @@ def model(dbt, session):
         required={agent: list(required) for agent, _, required in agents},
         dictionary=dict(dbt.ref("export_columns").fetchall()),
         max_line_bytes=int(dbt.config.get("csv_max_line_bytes")),
+        max_fields=int(dbt.config.get("csv_max_fields")),
     )
     input_dir = Path(dbt.config.get("input_dir"))
     rows = []

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import duckdb
 
+from agent_scoring.loader.bounds import blank_wide_records, has_wide_line
 from agent_scoring.loader.inspect import (
     ENTRY_PROBLEMS,
     Inspection,
@@ -118,11 +119,12 @@ class Registry:
     required: dict[str, list[str]]
     dictionary: dict[str, str]  # header name -> English column (seeds/export_columns.csv)
     max_line_bytes: int = 67108864
+    max_fields: int = 1000
 
     def read_key(self, agent: str) -> str:
         """What reading a file of `agent` depends on: a change reads its files again."""
         spec = [LOADER_VERSION, agent, self.required.get(agent, []),
-                sorted(self.dictionary.items()), self.max_line_bytes]
+                sorted(self.dictionary.items()), self.max_line_bytes, self.max_fields]
         return hashlib.md5(json.dumps(spec, ensure_ascii=False).encode()).hexdigest()
 
 
@@ -265,6 +267,12 @@ def land_rejects(
             f"{len(parsed_before) + 1}) where source_file = ?",
             [source_file],
         )
+    insert_rejects(con, agent, source_file, rejects)
+
+
+def insert_rejects(
+    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, rejects: list[dict]
+) -> None:
     if rejects:
         con.executemany(
             "insert into raw.export_rows (agent, source_file, record_no, line_no, "
@@ -303,14 +311,32 @@ def checked_read(
 def land_file(
     con: duckdb.DuckDBPyConnection, path: Path, agent: str, found: Inspection,
     registry: Registry, copy_dir: Path, quick_count: Callable[[], int | None],
+    restart: Callable[[], None],
 ) -> tuple[int | None, int | None]:
     """Read one inspected file into raw.export_rows (in the caller's transaction), or set
-    why it cannot be read on `found`: (records counted, records parsed)."""
+    why it cannot be read on `found`: (records counted, records parsed). `restart` undoes a
+    failed read: a DuckDB error aborts the transaction, so it starts it again."""
     if found.problem is not None:
         return None, None
     if found.missing:
         return count_records(found.read_path, {}), None
     source_file = path.name
+    wide: list[dict] = []
+    if has_wide_line(found.read_path, registry.max_fields):
+        blanked, wide = blank_wide_records(found.read_path, path, registry.max_fields,
+                                           len(found.column_names), copy_dir)
+        if wide:
+            found.read_path, quick_count = blanked, lambda: None
+
+    def landed(read_path: str, check: ReadCheck) -> tuple[int, int]:
+        land_rejects(con, agent, source_file, locate_rejects(read_path, check.rejects))
+        if wide:  # each placeholder row becomes the rejected record it stands for
+            con.execute("delete from raw.export_rows where source_file = ? "
+                        "and list_contains(?, record_no)",
+                        [source_file, [entry["record_no"] for entry in wide]])
+            insert_rejects(con, agent, source_file, wide)
+        return check.records, check.parsed - len(wide)
+
     try:
         check = checked_read(con, agent, source_file, found.read_path, found,
                              registry.max_line_bytes, quick_count)
@@ -318,9 +344,8 @@ def land_file(
     except duckdb.Error as exc:
         check, failure = None, first_line(exc)
     if check is not None and check.agreed:
-        land_rejects(con, agent, source_file, locate_rejects(found.read_path, check.rejects))
-        return check.records, check.parsed
-    con.execute("delete from raw.export_rows where source_file = ?", [source_file])
+        return landed(found.read_path, check)
+    restart()
     fixed = normalize_newlines(Path(found.read_path), path, copy_dir)
     if fixed is not None:
         try:
@@ -330,10 +355,8 @@ def land_file(
             fixed_check, failure = None, first_line(exc)
         if fixed_check is not None and fixed_check.agreed:
             found.read_path, found.read_from = str(fixed), "normalized"
-            land_rejects(con, agent, source_file,
-                         locate_rejects(str(fixed), fixed_check.rejects))
-            return fixed_check.records, fixed_check.parsed
-        con.execute("delete from raw.export_rows where source_file = ?", [source_file])
+            return landed(str(fixed), fixed_check)
+        restart()
     if check is None:
         found.problem_code = "unreadable_csv"
         found.problem = f"DuckDB cannot read it as CSV ({failure}); re-save it as CSV UTF-8"
@@ -373,14 +396,22 @@ def land_one(
 ) -> Inspection:
     """Replace one file's landed rows and its raw.export_files row, in one transaction."""
     columns = agent_columns(registry.dictionary, registry.required.get(agent, []))
-    con.execute("begin")
-    try:
+
+    def start() -> None:
+        con.execute("begin")
         if replaces:  # a scan of every landed row: only for a file landed before
             con.execute("delete from raw.export_rows where source_file = ?", [path.name])
             con.execute("delete from raw.export_files where source_file = ?", [path.name])
+
+    def restart() -> None:
+        con.execute("rollback")
+        start()
+
+    start()
+    try:
         found = inspect_file(path, columns, copy_dir)
         records, parsed = land_file(con, path, agent, found, registry, copy_dir,
-                                    lambda: counted()[0])
+                                    lambda: counted()[0], restart)
         file_row.update(
             content_hash=counted()[1], encoding=found.encoding, read_from=found.read_from,
             sheet_name=found.sheet_name,
@@ -510,7 +541,7 @@ def load_exports(
             log(f"{action} {path}: {what} ({seconds:.1f} s)")
     for agent in sorted(registry.patterns):
         readable = con.execute("select count(*) from raw.export_files where agent = ? "
-                               "and problem is null", [agent]).fetchone()[0]
+                               "and problem is null", [agent]).fetchall()[0][0]
         if not readable:
             log(f"note: no readable {agent} file ({', '.join(registry.patterns[agent])}) in "
                 f"{input_dir}; its rows in the marts will be empty")
