@@ -4,6 +4,8 @@ answer with exit 0: each gives one line naming what is wrong, and loses no row."
 from __future__ import annotations
 
 import os
+import shutil
+import unicodedata
 
 import duckdb
 import pytest
@@ -56,7 +58,7 @@ def test_a_missing_input_folder_fails_the_build_in_one_line_and_changes_nothing(
     assert score_report("--db", str(db), "--out", str(work / "reports")).exit_code == 0
 
 
-def test_odd_entries_named_like_exports_are_listed_as_rejected_files(project, tmp_path):
+def test_odd_entries_are_listed_and_an_nfd_name_answers_to_either_form(project, tmp_path):
     work, inputs = project
     odd = {
         "plan_agent_dangling.csv": "dangling_symlink",
@@ -68,19 +70,31 @@ def test_odd_entries_named_like_exports_are_listed_as_rejected_files(project, tm
     (inputs / "plan_agent_loop.csv").symlink_to(inputs / "plan_agent_loop.csv")
     os.mkfifo(inputs / "plan_agent_fifo.csv")
     (inputs / "url_agent_folder.csv").mkdir()
+    nfc = "url_agent_회귀.csv"
+    nfd = inputs / unicodedata.normalize("NFD", nfc)  # as macOS writes it
+    shutil.copy(inputs / "url_agent_sample.csv", nfd)
+    db = str(work / "w.duckdb")
     try:
         log = build(work, inputs)
-        with duckdb.connect(str(work / "w.duckdb"), read_only=True) as con:
+        with duckdb.connect(db, read_only=True) as con:
             listed = dict(con.execute("select source_file, reject_code from rejected_files "
                                       "where source_file like '%\\_agent\\_%' escape '\\'")
                           .fetchall())
+            runs = [r[0] for r in con.execute("select source_file from runs").fetchall()]
+        by_name = {form: score_report("--db", db, "--stdout", "--file", form(nfc))
+                   for form in (str, lambda name: unicodedata.normalize("NFD", name))}
+        compared = score_report("--db", db, "compare", "--stdout", "--head", nfd.name)
     finally:
-        for name in odd:
+        for name in [*odd, nfd.name]:
             path = inputs / name
             path.rmdir() if path.is_dir() and not path.is_symlink() else path.unlink()
         build(work, inputs)
     assert {name: listed.get(name) for name in odd} == odd
     assert all(f"refused {inputs / name}: " in log for name in odd)
+    assert nfc in runs and nfd.name not in runs
+    for result in [*by_name.values(), compared]:
+        assert result.exit_code == 0, result.output
+        assert "이동 에이전트" in result.output
 
 
 def test_a_failed_report_write_names_the_path_and_the_others_are_still_written(

@@ -335,3 +335,21 @@ def test_a_record_over_the_line_size_limit_is_rejected_alone(con, inputs):
     load(con, inputs, registry(max_line_bytes=70000))
     assert file_row(con, "plan_agent_long.csv")["parsed_records"] == 40
     assert landed(con, "plan_agent_long.csv")[-1] == (41, None, "LINE SIZE OVER MAXIMUM")
+
+
+def test_names_are_stored_in_nfc_and_an_nfc_nfd_pair_is_one_run_and_one_refusal(con, inputs):
+    import unicodedata
+
+    nfc = "plan_agent_회귀.csv"
+    nfd = unicodedata.normalize("NFD", nfc)
+    assert nfd != nfc
+    shutil.copy(SAMPLE, inputs / nfd)  # what macOS writes
+    assert load(con, inputs) == {nfc: "loaded"}
+    assert con.execute("select distinct source_file from raw.export_rows").fetchall() == [(nfc,)]
+    shutil.copy(SAMPLE, inputs / nfc)  # a second copy, under the look-alike name
+    actions = load(con, inputs)
+    assert actions == {nfc: "loaded", nfd: "refused"}
+    assert file_row(con, nfd)["problem"] == (
+        f"the same name as {inputs / nfc} in another Unicode form (macOS writes names in NFD); "
+        "keep one of the two")
+    assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == 40

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -84,6 +85,7 @@ def main(
         pass_options_to_subcommand(ctx)
         return
     path = db_path or default_db_path()
+    files = tuple(unicodedata.normalize("NFC", name) for name in files)  # as the loader stores
     try:
         con = open_warehouse(path)
     except WarehouseError as exc:

@@ -8,6 +8,7 @@ latest run of each agent (runs.run_order) against its previous run; `--head` pic
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -50,7 +51,9 @@ def run(con: Connection, source_file: str) -> dict:
 def select_pairs(
     con: Connection, agents: tuple[str, ...], base: str | None, head: str | None
 ) -> list[Pair]:
-    """The (head, base) runs to compare, one per agent unless --head names one."""
+    """The (head, base) runs to compare, one per agent unless --head names one (in NFC or
+    NFD: the loader stores names in NFC)."""
+    head, base = (unicodedata.normalize("NFC", name) if name else name for name in (head, base))
     if base and not head:
         raise SelectionError("--base needs --head: which run should be compared with it?")
     if head:

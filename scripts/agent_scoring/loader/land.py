@@ -26,6 +26,7 @@ import json
 import os
 import tempfile
 import time
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +47,7 @@ from agent_scoring.loader.inspect import (
 from agent_scoring.record_count import RecordCounter, content_hash
 
 # Bump when the way files are read changes: every file is read again.
-LOADER_VERSION = "1"
+LOADER_VERSION = "2"
 EXCERPT_CHARS = 300
 # files from this size are read into a table first and numbered there (measured: faster for
 # one 373 MB export, slower for 37 files of 10 MB)
@@ -309,7 +310,8 @@ def checked_read(
 
 
 def land_file(
-    con: duckdb.DuckDBPyConnection, path: Path, agent: str, found: Inspection,
+    con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str,
+    found: Inspection,
     registry: Registry, copy_dir: Path, quick_count: Callable[[], int | None],
     restart: Callable[[], None],
 ) -> tuple[int | None, int | None]:
@@ -320,7 +322,6 @@ def land_file(
         return None, None
     if found.missing:
         return count_records(found.read_path, {}), None
-    source_file = path.name
     wide: list[dict] = []
     if has_wide_line(found.read_path, registry.max_fields):
         blanked, wide = blank_wide_records(found.read_path, path, registry.max_fields,
@@ -382,26 +383,28 @@ def create_tables(con: duckdb.DuckDBPyConnection, text_columns: list[str]) -> No
 
 
 def stored_files(con: duckdb.DuckDBPyConnection) -> dict[str, tuple]:
-    """source_path -> (size, modified_ns, content_hash, read_key, problem_code) of the last
-    load."""
+    """source_path -> (size, modified_ns, content_hash, read_key, problem_code, source_file)
+    of the last load."""
     found = con.execute("select source_path, size_bytes, modified_ns, content_hash, read_key, "
-                        "problem_code from raw.export_files").fetchall()
+                        "problem_code, source_file from raw.export_files").fetchall()
     return {row[0]: row[1:] for row in found}
 
 
 def land_one(
-    con: duckdb.DuckDBPyConnection, path: Path, agent: str, registry: Registry,
+    con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str,
+    registry: Registry,
     copy_dir: Path, counted: Callable[[], tuple[int | None, str]], file_row: dict,
-    replaces: bool,
+    replaces: str | None,
 ) -> Inspection:
-    """Replace one file's landed rows and its raw.export_files row, in one transaction."""
+    """Replace one file's landed rows and its raw.export_files row (`replaces`: the name
+    it was landed under, if it was), in one transaction."""
     columns = agent_columns(registry.dictionary, registry.required.get(agent, []))
 
     def start() -> None:
         con.execute("begin")
         if replaces:  # a scan of every landed row: only for a file landed before
-            con.execute("delete from raw.export_rows where source_file = ?", [path.name])
-            con.execute("delete from raw.export_files where source_file = ?", [path.name])
+            con.execute("delete from raw.export_rows where source_file = ?", [replaces])
+            con.execute("delete from raw.export_files where source_file = ?", [replaces])
 
     def restart() -> None:
         con.execute("rollback")
@@ -410,7 +413,7 @@ def land_one(
     start()
     try:
         found = inspect_file(path, columns, copy_dir)
-        records, parsed = land_file(con, path, agent, found, registry, copy_dir,
+        records, parsed = land_file(con, path, source_file, agent, found, registry, copy_dir,
                                     lambda: counted()[0], restart)
         file_row.update(
             content_hash=counted()[1], encoding=found.encoding, read_from=found.read_from,
@@ -432,13 +435,13 @@ def land_one(
 
 
 def land_odd_entry(
-    con: duckdb.DuckDBPyConnection, path: Path, agent: str, read_key: str,
-    problem: tuple[str, str], replaces: bool,
+    con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str, read_key: str,
+    problem: tuple[str, str], replaces: str | None,
 ) -> None:
     """List an entry that cannot be opened as an export (raw.export_files, no rows)."""
     info = path.lstat()
     row = dict.fromkeys(FILE_COLUMNS) | {
-        "agent": agent, "source_path": str(path), "source_file": path.name,
+        "agent": agent, "source_path": str(path), "source_file": source_file,
         "size_bytes": info.st_size, "modified_ns": info.st_mtime_ns, "content_hash": "",
         "read_key": read_key, "read_from": "original", "header_names": [],
         "column_names": [], "missing_columns": [], "unknown_columns": [], "cell_notes": [],
@@ -447,11 +450,31 @@ def land_odd_entry(
     }
     con.execute("begin")
     if replaces:
-        con.execute("delete from raw.export_rows where source_file = ?", [path.name])
-        con.execute("delete from raw.export_files where source_file = ?", [path.name])
+        con.execute("delete from raw.export_rows where source_file = ?", [replaces])
+        con.execute("delete from raw.export_files where source_file = ?", [replaces])
     con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
                 f"values ({', '.join('?' for _ in FILE_COLUMNS)})", [row[c] for c in FILE_COLUMNS])
     con.execute("commit")
+
+
+def source_names(
+    found: dict[Path, str],
+) -> tuple[dict[Path, str], dict[Path, tuple[str, str]]]:
+    """Each entry's source_file: its name in NFC (macOS writes NFD; a name typed or pasted
+    is NFC), so both forms name the same run. Of two entries whose names are the same in
+    NFC, the NFC one owns the name; the other keeps its own name and is refused."""
+    names: dict[Path, str] = {}
+    twins: dict[Path, tuple[str, str]] = {}
+    owner: dict[str, Path] = {}
+    for path in sorted(found, key=lambda p: (not unicodedata.is_normalized("NFC", p.name), p)):
+        name = unicodedata.normalize("NFC", path.name)
+        if name in owner:
+            names[path] = path.name
+            twins[path] = ("duplicate_name", f"the same name as {owner[name]} in another "
+                           "Unicode form (macOS writes names in NFD); keep one of the two")
+        else:
+            names[path], owner[name] = name, path
+    return names, twins
 
 
 def no_quick_count(path: Path) -> tuple[None, str]:
@@ -481,35 +504,45 @@ def load_exports(
     create_tables(con, sorted(set(registry.dictionary.values())))
     found = files_by_agent(input_dir, registry.patterns)
     stored = stored_files(con)
+    names, twins = source_names(found)
     actions: list[dict] = []
 
-    def done(path: Path, action: str, records: int | None = None, seconds: float = 0.0):
-        actions.append({"source_file": path.name, "action": action, "records": records,
+    def done(name: str, action: str, records: int | None = None, seconds: float = 0.0):
+        actions.append({"source_file": name, "action": action, "records": records,
                         "seconds": seconds})
 
     gone = sorted(set(stored) - {str(path) for path in found})
+    # a file landed under another name (an NFD twin that lost its name) is landed afresh
+    renamed = [str(path) for path in found
+               if str(path) in stored and stored[str(path)][5] != names[path]]
+    for source_path in renamed:
+        con.execute("delete from raw.export_rows where source_file = ?", [stored[source_path][5]])
+        con.execute("delete from raw.export_files where source_path = ?", [source_path])
+        del stored[source_path]
     if gone:
         con.execute("begin")
         for source_path in gone:
-            con.execute("delete from raw.export_rows where source_file = ?",
-                        [Path(source_path).name])
+            name = con.execute("select source_file from raw.export_files where source_path = ?",
+                               [source_path]).fetchall()[0][0]
+            con.execute("delete from raw.export_rows where source_file = ?", [name])
             con.execute("delete from raw.export_files where source_path = ?", [source_path])
-            done(Path(source_path), "removed")
+            done(name, "removed")
         con.execute("commit")
 
     to_load: list[tuple[Path, str, str]] = []
     for path, agent in found.items():
         read_key, earlier = registry.read_key(agent), stored.get(str(path))
-        problem = odd_entry(path)
+        problem = twins.get(path) or odd_entry(path)
         if problem is not None:  # looked at again every load: a fix leaves mtime alone
-            land_odd_entry(con, path, agent, read_key, problem, replaces=earlier is not None)
-            done(path, "refused")
+            land_odd_entry(con, path, names[path], agent, read_key, problem,
+                           replaces=earlier and earlier[5])
+            done(names[path], "refused")
             log(f"refused {path}: {problem[1]}")
             continue
         stat = path.stat()
         if earlier and earlier[4] not in ENTRY_PROBLEMS and (
                 earlier[0], earlier[1], earlier[3]) == (stat.st_size, stat.st_mtime_ns, read_key):
-            done(path, "kept")
+            done(names[path], "kept")
         else:
             to_load.append((path, agent, read_key))
 
@@ -527,16 +560,16 @@ def load_exports(
                 con.execute("update raw.export_files set size_bytes = ?, modified_ns = ? "
                             "where source_path = ?",
                             [stat.st_size, stat.st_mtime_ns, str(path)])
-                done(path, "rehashed", seconds=time.perf_counter() - started)
+                done(names[path], "rehashed", seconds=time.perf_counter() - started)
                 continue
-            file_row = {"agent": agent, "source_path": str(path), "source_file": path.name,
+            file_row = {"agent": agent, "source_path": str(path), "source_file": names[path],
                         "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
                         "read_key": read_key}
-            inspection = land_one(con, path, agent, registry, Path(copies), counted,
-                                  file_row, replaces=earlier is not None)
+            inspection = land_one(con, path, names[path], agent, registry, Path(copies),
+                                  counted, file_row, replaces=earlier and earlier[5])
             seconds = time.perf_counter() - started
             action = "refused" if inspection.problem else "loaded"
-            done(path, action, file_row["record_count"], seconds)
+            done(names[path], action, file_row["record_count"], seconds)
             what = inspection.problem or f"{file_row['record_count']} records"
             log(f"{action} {path}: {what} ({seconds:.1f} s)")
     for agent in sorted(registry.patterns):
