@@ -46,6 +46,13 @@
         {%- set detail = lines[1] if lines | length > 1 and ' Error in ' in lines[0] else (lines[0] if lines else 'failed') -%}
         {%- set first = failed[0].node.name ~ ': ' ~ detail -%}
     {%- endif -%}
+    {%- set damage = [] -%}
+    {%- for result in failed if 'Corrupt database file' in ((result.message or '') | string) -%}
+        {%- do damage.append(result) -%}
+    {%- endfor -%}
+    {%- if damage -%}
+        {{- log(target.path ~ ' is damaged (a block does not match its checksum): delete it and run `dbt build`, which rebuilds everything from the exports in the input folder', info=True) -}}
+    {%- endif %}
     update raw.builds as this_build
     set ended_at = current_localtimestamp(),
         failures = {{ failed | length }},

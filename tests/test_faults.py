@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import unicodedata
 
 import duckdb
@@ -159,3 +161,56 @@ def test_reports_on_a_full_disk_fail_each_in_one_line_and_leave_nothing_half_wri
     assert len(lines) >= 7
     assert lines[-1].startswith("Error: ") and "the others were written" in lines[-1]
     assert [p.name for p in tiny_disk.iterdir()] == ["filler"]
+
+
+def damage(db, table: str) -> None:
+    """Overwrite the start of every block that holds `table` (DuckDB: a 12 KB header, then
+    256 KB blocks), as a bad disk sector or an interrupted copy would."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        blocks = [r[0] for r in con.execute(
+            f"select distinct block_id from pragma_storage_info('{table}') where block_id >= 0"
+        ).fetchall()]
+    assert blocks
+    with open(db, "r+b") as handle:
+        for block in blocks:
+            handle.seek(12288 + block * 262144 + 64)
+            handle.write(os.urandom(4096))
+
+
+def test_a_damaged_warehouse_says_so_in_one_line_on_reports_and_on_build(project):
+    work, inputs = project
+    db = work / "damaged.duckdb"
+    shutil.copy(work / "w.duckdb", db)
+    damage(db, "item_scores")
+    advice = ("delete it and run `dbt build`, which rebuilds everything from the exports in "
+              "the input folder")
+    result = score_report("--db", str(db), "--out", str(work / "damaged-reports"))
+    assert result.exit_code == 1
+    assert result.output.startswith(f"Error: {db} is damaged (Corrupt database file: ")
+    assert result.output.endswith(f"): {advice}\n") and result.output.count("\n") == 1
+    assert not (work / "damaged-reports").exists()
+    log = build(work, inputs, db="damaged.duckdb", expect=1)
+    assert f"{db} is damaged (a block does not match its checksum): {advice}" in log
+    for command in (["compare", "--stdout"], ["check", "--min-intent", "0"]):
+        result = score_report("--db", str(db), *command)
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith(f"Error: {db} is damaged (Corrupt database file: ")
+
+
+def test_a_build_on_a_warehouse_held_open_elsewhere_fails_in_one_line(project):
+    work, inputs = project
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         f"import duckdb, time; c = duckdb.connect({str(work / 'w.duckdb')!r}, read_only=True)"
+         "; print('ready', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        log = build(work, inputs, expect=2)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert (f"{work / 'w.duckdb'} is in use by python{sys.version_info.major}."
+            f"{sys.version_info.minor} (PID {holder.pid}): wait for it to finish, or close it "
+            "(a DuckDB session or notebook left open), then run `dbt build` again") in log
+    assert "Traceback" not in log and len(log.splitlines()) < 20

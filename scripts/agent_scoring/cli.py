@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import unicodedata
 from collections.abc import Iterator
@@ -12,9 +13,13 @@ from click.core import ParameterSource
 
 from agent_scoring import history
 from agent_scoring.db import (
+    DamagedWarehouse,
     UnfinishedBuild,
     WarehouseError,
+    damage_reported,
+    damaged,
     default_db_path,
+    is_damage,
     open_warehouse,
     require_tables,
 )
@@ -87,52 +92,10 @@ def main(
     path = db_path or default_db_path()
     files = tuple(unicodedata.normalize("NFC", name) for name in files)  # as the loader stores
     try:
-        con = open_warehouse(path)
+        with open_warehouse(path) as con, damage_reported(path):
+            written, failed, found = write_reports(con, path, agents, files, out_dir, to_stdout)
     except WarehouseError as exc:
         raise click.ClickException(str(exc)) from exc
-    with con:
-        reporters = registry(con)
-        if not set(reporters) - {"rag"} and "rag" not in agents:
-            # a warehouse never built for the agents (a `--select tag:rag` build is fine)
-            try:
-                require_tables(con, path, ["agents"])
-            except WarehouseError as exc:
-                raise click.ClickException(str(exc)) from exc
-        unknown = [a for a in agents if a not in reporters]
-        if unknown:
-            raise click.BadParameter(
-                f"unknown agent {unknown[0]!r}; known: {', '.join(sorted(reporters))}",
-                param_hint="--agent",
-            )
-        written, failed, found = 0, [], set()
-        for name, reporter in reporters.items():
-            if agents and name not in agents:
-                continue
-            try:
-                require_tables(con, path, list(reporter.required_tables))
-            except WarehouseError as exc:
-                raise click.ClickException(str(exc)) from exc
-            # --file narrows the list first, so the batched queries only read those files.
-            selected = [f for f in reporter.sources(con) if not files or f in files]
-            found.update(selected)
-            for source_file, context, text, error in rendered(con, reporter, selected):
-                if error is not None:
-                    failed.append(source_file)
-                    click.echo(f"{source_file}: report failed ({describe(error)})", err=True)
-                    continue
-                if to_stdout:
-                    written += 1
-                    click.echo(text)
-                    continue
-                target = out_dir / reporter.output_name(source_file)
-                try:
-                    write_atomically(target, text)
-                except OSError as exc:  # the other reports are still written; exit 1
-                    failed.append(source_file)
-                    click.echo(write_error(target, exc), err=True)
-                    continue
-                written += 1
-                click.echo(f"{target}: {reporter.summary(context)}")
     if failed:
         raise click.ClickException(
             f"{len(failed)} report(s) failed: {', '.join(failed)}; the others were written"
@@ -147,6 +110,53 @@ def main(
     if written == 0:
         wanted = ", ".join([*agents, *files]) or "any agent"
         click.echo(f"no scored files for {wanted} in {path}; nothing written", err=True)
+
+
+def write_reports(
+    con, path: Path, agents: tuple[str, ...], files: tuple[str, ...], out_dir: Path,
+    to_stdout: bool,
+) -> tuple[int, list[str], set[str]]:
+    """Write (or print) every selected report: (reports written, files whose report failed,
+    files found). One failed report never stops the others; a damaged warehouse stops all."""
+    reporters = registry(con)
+    if not set(reporters) - {"rag"} and "rag" not in agents:
+        # a warehouse never built for the agents (a `--select tag:rag` build is fine)
+        require_tables(con, path, ["agents"])
+    unknown = [a for a in agents if a not in reporters]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown agent {unknown[0]!r}; known: {', '.join(sorted(reporters))}",
+            param_hint="--agent",
+        )
+    written, failed, found = 0, [], set()
+    for name, reporter in reporters.items():
+        if agents and name not in agents:
+            continue
+        require_tables(con, path, list(reporter.required_tables))
+        # --file narrows the list first, so the batched queries only read those files.
+        selected = [f for f in reporter.sources(con) if not files or f in files]
+        found.update(selected)
+        for source_file, context, text, error in rendered(con, reporter, selected):
+            if error is not None:
+                if is_damage(error):
+                    raise damaged(path, error)
+                failed.append(source_file)
+                click.echo(f"{source_file}: report failed ({describe(error)})", err=True)
+                continue
+            if to_stdout:
+                written += 1
+                click.echo(text)
+                continue
+            target = out_dir / reporter.output_name(source_file)
+            try:
+                write_atomically(target, text)
+            except OSError as exc:  # the other reports are still written; exit 1
+                failed.append(source_file)
+                click.echo(write_error(target, exc), err=True)
+                continue
+            written += 1
+            click.echo(f"{target}: {reporter.summary(context)}")
+    return written, failed, found
 
 
 def pass_options_to_subcommand(ctx: click.Context) -> None:
@@ -223,17 +233,23 @@ class GateError(click.ClickException):
     exit_code = 2
 
 
+@contextlib.contextmanager
 def history_warehouse(db_path: Path | None, error=click.ClickException):
     """The warehouse, read-only, with the run-history marts; one line when it is not."""
     path = db_path or default_db_path()
     try:
         con = open_warehouse(path)
         require_tables(con, path, ["agents", "runs", "item_changes", "run_trends"])
-    except UnfinishedBuild as exc:  # exit 1 for every command, the gate included
+    except (UnfinishedBuild, DamagedWarehouse) as exc:  # exit 1 everywhere, the gate too
         raise click.ClickException(str(exc)) from exc
     except WarehouseError as exc:
         raise error(str(exc)) from exc
-    return con
+    with con:
+        try:
+            with damage_reported(path):
+                yield con
+        except DamagedWarehouse as exc:
+            raise click.ClickException(str(exc)) from exc
 
 
 @main.command()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -17,8 +20,50 @@ class WarehouseError(Exception):
     """A problem with the warehouse file that the user fixes by (re)building it."""
 
 
+# what DuckDB says when a block of the file does not match its checksum
+DAMAGE_MARKERS = ("Corrupt database file", "does not match stored checksum")
+
+
+def is_damage(error: BaseException | str) -> bool:
+    return any(marker in str(error) for marker in DAMAGE_MARKERS)
+
+
+class DamagedWarehouse(WarehouseError):
+    """A block of the file is corrupt: rebuilding from the exports is the way back."""
+
+
+def damaged(path: Path, error: BaseException | str) -> DamagedWarehouse:
+    """One line: the file is damaged, and how to get a good one back."""
+    lines = str(error).strip().splitlines()
+    return DamagedWarehouse(
+        f"{path} is damaged ({lines[0] if lines else 'checksum mismatch'}): delete it and run "
+        "`dbt build`, which rebuilds everything from the exports in the input folder"
+    )
+
+
+@contextlib.contextmanager
+def damage_reported(path: Path) -> Iterator[None]:
+    """A query that hits a damaged block raises the one-line WarehouseError instead."""
+    try:
+        yield
+    except duckdb.Error as exc:
+        if is_damage(exc):
+            raise damaged(path, exc) from exc
+        raise
+
+
 class UnfinishedBuild(WarehouseError):
     """The last build did not finish: some marts may be new and others old."""
+
+
+def lock_holder(message: str) -> str | None:
+    """The process DuckDB names in a lock error ("Conflicting lock is held in <exe> (PID n)"),
+    as "<program> (PID n)"; None when the error is not about a lock."""
+    found = re.search(r"Conflicting lock is held in (\S+)(?: \(PID (\d+)\))?", message)
+    if found is None:
+        return None
+    program = found.group(1).rsplit("/", 1)[-1]
+    return f"{program} (PID {found.group(2)})" if found.group(2) else program
 
 
 def default_db_path() -> Path:
@@ -33,9 +78,10 @@ def connect_read_only(path: Path) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(str(path), read_only=True)
     except duckdb.IOException as exc:
         if "lock" in str(exc).lower():
+            holder = lock_holder(str(exc)) or "another process"
             raise WarehouseError(
-                f"{path}: database is locked by another process (a running `dbt build`?); "
-                "wait for it to finish and run again"
+                f"{path}: database is locked by another process, {holder} (a running "
+                "`dbt build`?); wait for it to finish and run again"
             ) from exc
         raise WarehouseError(f"{path}: cannot open database ({exc})") from exc
     except duckdb.Error as exc:
@@ -72,6 +118,8 @@ def require_finished_build(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     if last is None:
         raise UnfinishedBuild(f"{path}: no `dbt build` is recorded in it; run `dbt build`")
     command, started_at, ended_at, first_failure, complete = last
+    if first_failure is not None and is_damage(first_failure):
+        raise damaged(path, first_failure.split(": ", 1)[-1])
     if ended_at is None:
         raise UnfinishedBuild(
             f"{path}: the last `dbt {command}` (started {started_at:%Y-%m-%d %H:%M:%S}) "
@@ -93,7 +141,8 @@ def open_warehouse(path: Path) -> duckdb.DuckDBPyConnection:
     """The warehouse, read-only, once its last build finished."""
     con = connect_read_only(path)
     try:
-        require_finished_build(con, path)
+        with damage_reported(path):
+            require_finished_build(con, path)
     except WarehouseError:
         con.close()
         raise

@@ -100,6 +100,7 @@ class ChatClient:
         self._sleep = sleep
         # Structured output is sent until the server refuses it once (auto mode).
         self._structured = config.structured_output != "off"
+        self._abandoned = threading.local()
 
     def complete(
         self, messages: list[dict[str, str]], response_format: dict | None = None
@@ -157,6 +158,7 @@ class ChatClient:
         if self.config.api_key:
             headers["Authorization"] = f"Bearer {self.config.api_key}"
         timeout = self.config.timeout_s
+        self._wait_for_abandoned()
         deadline = time.monotonic() + timeout
         expired = threading.Event()
         connection, target = _connection(url, timeout)
@@ -179,9 +181,11 @@ class ChatClient:
                     raise TimeoutError
             status, reply_headers = response.status, response.headers
         except TimeoutError:
+            self._abandon(opened, 2 * timeout)
             raise _Retryable(f"no complete reply from {url} within {timeout:g} s") from None
         except (http.client.HTTPException, OSError) as exc:
             if expired.is_set():
+                self._abandon(opened, 2 * timeout)
                 raise _Retryable(
                     f"no complete reply from {url} within {timeout:g} s") from None
             if isinstance(exc, socket.gaierror):
@@ -210,6 +214,27 @@ class ChatClient:
                 raise _Retryable(f"{url} answered with an error: {message}")
             raise ChatError(f"{url} answered with an error: {message}")
         return data
+
+    def _abandon(self, opened: list[socket.socket], budget: float) -> None:
+        """Keep a timed-out exchange open (a duplicate of its socket) so that this thread's
+        next request first waits for the server to end it: with `--concurrency N` the server
+        never answers more than N requests at once."""
+        kept = self._abandoned.__dict__.setdefault("sockets", [])
+        for sock in opened:
+            with contextlib.suppress(OSError):
+                kept.append((sock.dup(), time.monotonic() + budget))
+
+    def _wait_for_abandoned(self) -> None:
+        """Read each exchange this thread abandoned to its end (the server's reply or close),
+        each for at most its budget, then close it."""
+        kept = self._abandoned.__dict__.get("sockets", [])
+        while kept:
+            sock, end = kept.pop()
+            with contextlib.suppress(OSError), sock:
+                while (left := end - time.monotonic()) > 0:
+                    sock.settimeout(left)
+                    if not sock.recv(65536):
+                        break
 
     def _raise_for_status(self, status: int, headers, raw: bytes, body: bytes) -> None:
         url = self.config.url
@@ -255,11 +280,13 @@ def _connection(url: str, timeout: float) -> tuple[http.client.HTTPConnection, s
 
 
 def _cut(opened: list[socket.socket], expired: threading.Event) -> None:
-    """The reply's deadline passed: unblock whatever the request is waiting for."""
+    """The reply's deadline passed: stop sending, but let the server end the exchange (its
+    reply or close, or one more `timeout_s` of silence) before the request is retried, so
+    `--concurrency N` never has the server answering more than N requests at once."""
     expired.set()
     for sock in opened:
         with contextlib.suppress(OSError):
-            sock.shutdown(socket.SHUT_RDWR)
+            sock.shutdown(socket.SHUT_WR)
 
 
 _FATAL_HINT = {

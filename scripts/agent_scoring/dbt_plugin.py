@@ -1,0 +1,37 @@
+"""A dbt-duckdb plugin (profiles.yml: plugins) that opens the warehouse once before dbt does,
+so a warehouse another process holds, or one that is not a DuckDB file, fails `dbt build` in
+one line instead of dbt's traceback (dbt retries the open while rolling back, and prints
+the second failure with its stack)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+from dbt.adapters.duckdb.plugins import BasePlugin
+from dbt_common.exceptions import DbtRuntimeError
+
+from agent_scoring.db import lock_holder
+
+
+class Plugin(BasePlugin):
+    def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
+        path = creds.path
+        if not path or path == ":memory:":
+            return
+        try:
+            duckdb.connect(path, config=dict(config)).close()
+        except duckdb.IOException as exc:
+            holder = lock_holder(str(exc))
+            if holder is None:
+                raise DbtRuntimeError(f"{path}: cannot open the warehouse ({exc})") from exc
+            raise DbtRuntimeError(
+                f"{path} is in use by {holder}: wait for it to finish, or close it (a DuckDB "
+                "session or notebook left open), then run `dbt build` again"
+            ) from exc
+        except duckdb.Error as exc:
+            raise DbtRuntimeError(
+                f"{path} is not a DuckDB warehouse or is damaged ({str(exc).splitlines()[0]}): "
+                "delete it and run `dbt build`, which rebuilds everything from the exports in "
+                "the input folder"
+            ) from exc
