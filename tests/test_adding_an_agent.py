@@ -22,6 +22,7 @@ from agent_scoring.scaffold import environment
 from click.testing import CliRunner
 from support.markdown import tables
 from support.warehouse import REPO, SAMPLES, dbt_env, run_dbt
+from support.xlsx import read_csv, write_xlsx
 
 AGENT, DISPLAY = "toy_agent", "토이 에이전트"
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -106,8 +107,10 @@ def steps(tmp_path_factory):
     result = CliRunner().invoke(main, ["new-agent", AGENT, "--display-name", DISPLAY,
                                        "--project", str(project)])
     assert result.exit_code == 0, result.output
-    # README step 4: its exports (the URL sample has the export layout), then build
+    # README step 4: its exports (the URL sample has the export layout; the platform's xlsx
+    # export too), then build
     shutil.copy(SAMPLES / "url_agent_sample.csv", inputs / f"{AGENT}_sample.csv")
+    write_xlsx(inputs / f"{AGENT}_platform.xlsx", *read_csv(SAMPLES / "url_agent_sample.csv"))
     build(project, env)
     taken["added"] = scored_rows(db)
 
@@ -141,7 +144,10 @@ def test_the_toy_agent_is_in_the_agents_mart_and_every_shared_mart(steps):
     with duckdb.connect(str(db), read_only=True) as con:
         agent = con.execute("select display_name, file_patterns from agents where agent = ?",
                             [AGENT]).fetchall()
-        assert agent == [(DISPLAY, [f"{AGENT}_*.csv"])]
+        assert agent == [(DISPLAY, [f"{AGENT}_*.csv", f"{AGENT}_*.xlsx"])]
+        scored = con.execute("select source_file, count(*) from item_scores where agent = ? "
+                             "group by all order by all", [AGENT]).fetchall()
+        assert scored == [(f"{AGENT}_platform.xlsx", 32), (f"{AGENT}_sample.csv", 32)]
         for mart in SHARED_MARTS:
             found = con.execute(f"select count(*) from {mart} where agent = ?", [AGENT]).fetchone()
             assert found[0] > 0, mart

@@ -12,6 +12,7 @@ from agent_scoring.cli import main
 from click.testing import CliRunner
 from conftest import REAL_PLAN
 from support.markdown import tables
+from test_agent_registry import AGENTS
 
 
 def run(*args: str):
@@ -66,7 +67,8 @@ def test_stdout_prints_instead_of_writing(agent_warehouse, tmp_path, monkeypatch
 def test_unknown_agent_is_a_usage_error_naming_the_registered_ones(agent_warehouse):
     result = CliRunner().invoke(main, ["--db", str(agent_warehouse.db), "--agent", "nope"])
     assert result.exit_code == 2
-    assert "unknown agent 'nope'; known: plan_agent, rag, resume_agent, url_agent" in result.output
+    known = ", ".join(sorted([*AGENTS, "rag"]))
+    assert f"unknown agent 'nope'; known: {known}" in result.output
 
 
 def test_missing_database_says_to_build(tmp_path):

@@ -33,8 +33,9 @@ def test_concurrency_one_keeps_one_request_in_flight_even_when_requests_time_out
     handler = InFlight(seconds=0.6)  # longer than the client's timeout: every try times out
     server.clear()
     server.expect_request("/v1/chat/completions", method="POST").respond_with_handler(handler)
-    judge_all(server, concurrency=1, timeout_s=0.2, max_retries=2, verdict_retries=0)
-    assert handler.calls >= 3
+    # the client waits up to 2 × timeout for an abandoned exchange: ample for 0.6 s here
+    judge_all(server, concurrency=1, timeout_s=0.4, max_retries=1, verdict_retries=0)
+    assert handler.calls >= 2
     assert handler.most == 1
 
 

@@ -353,3 +353,14 @@ def test_names_are_stored_in_nfc_and_an_nfc_nfd_pair_is_one_run_and_one_refusal(
         f"the same name as {inputs / nfc} in another Unicode form (macOS writes names in NFD); "
         "keep one of the two")
     assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == 40
+
+
+def test_a_file_no_reader_claims_is_said_in_the_log(con, inputs):
+    shutil.copy(SAMPLE, inputs)
+    (inputs / "unknown_agent_x.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    (inputs / "qa_dataset_v2.json").write_text("{}", encoding="utf-8")  # the RAG reader's
+    said: list[str] = []
+    load_exports(con, inputs, registry(other_patterns=["qa_dataset*.json"]), log=said.append)
+    assert [line for line in said if line.startswith("unclaimed")] == [
+        f"unclaimed {inputs / 'unknown_agent_x.csv'}: no agent's file patterns (vars.agents) "
+        "nor the RAG files (vars.rag_files) match its name, so nothing reads it"]

@@ -2,6 +2,7 @@
 export in the input directory lands in raw.export_files / raw.export_rows, which the staging
 models read as the source `exports`. One row per file: what this load did with it."""
 
+import json
 from pathlib import Path
 
 from agent_scoring.loader import InputDirError, Registry, load_exports
@@ -16,6 +17,7 @@ def model(dbt, session):
         dictionary=dict(dbt.ref("export_columns").fetchall()),
         max_line_bytes=int(dbt.config.get("csv_max_line_bytes")),
         max_fields=int(dbt.config.get("csv_max_fields")),
+        other_patterns=json.loads(dbt.config.get("other_files")),
     )
     input_dir = Path(dbt.config.get("input_dir"))
     rows = []

@@ -1,7 +1,7 @@
 {{ config(tags=['rag']) }}
 
 with source as (
-    {{ rag_read_json_documents('qa_dataset*.json', {
+    {{ rag_read_json_documents(var('rag_files')['datasets'], {
         'version': 'varchar',
         'created_at': 'varchar',
         'updated_at': 'varchar',

@@ -1,7 +1,7 @@
 {{ config(tags=['rag']) }}
 
 with source as (
-    {{ rag_read_csv_rows('rag_hallucination_labels*.csv') }}
+    {{ rag_read_csv_rows(var('rag_files')['hallucination_labels']) }}
 ),
 
 -- Header names matched trimmed and case-insensitively (`Question_ID ` is question_id).

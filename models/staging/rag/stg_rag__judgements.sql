@@ -26,7 +26,7 @@
 {%- endset -%}
 
 with source as (
-    {{ rag_read_json_documents('evaluation_report*.json', {'results': 'json[]'}) }}
+    {{ rag_read_json_documents(var('rag_files')['judge_reports'], {'results': 'json[]'}) }}
 ),
 
 results as (

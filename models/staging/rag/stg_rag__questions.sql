@@ -32,7 +32,7 @@
 {%- endset -%}
 
 with source as (
-    {{ rag_read_json_documents('qa_dataset*.json', {'version': 'varchar', 'questions': 'json[]'}) }}
+    {{ rag_read_json_documents(var('rag_files')['datasets'], {'version': 'varchar', 'questions': 'json[]'}) }}
 ),
 
 questions as (

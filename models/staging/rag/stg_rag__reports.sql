@@ -1,7 +1,7 @@
 {{ config(tags=['rag']) }}
 
 with source as (
-    {{ rag_read_json_documents('evaluation_report*.json', {
+    {{ rag_read_json_documents(var('rag_files')['judge_reports'], {
         'dataset_version': 'varchar',
         'timestamp': 'varchar',
         'total_questions': 'bigint',

@@ -121,6 +121,8 @@ class Registry:
     dictionary: dict[str, str]  # header name -> English column (seeds/export_columns.csv)
     max_line_bytes: int = 67108864
     max_fields: int = 1000
+    # files of the input directory that other readers claim (the RAG evaluation's)
+    other_patterns: tuple[str, ...] | list[str] = ()
 
     def read_key(self, agent: str) -> str:
         """What reading a file of `agent` depends on: a change reads its files again."""
@@ -477,6 +479,13 @@ def source_names(
     return names, twins
 
 
+def unclaimed(input_dir: Path, claimed: list[Path]) -> list[Path]:
+    """Entries of the input directory nobody reads (hidden ones aside): said, never silent."""
+    taken = set(claimed)
+    return sorted(path for path in input_dir.iterdir()
+                  if path not in taken and not path.name.startswith("."))
+
+
 def no_quick_count(path: Path) -> tuple[None, str]:
     """A file the quick count cannot read (not plain UTF-8): its hash only."""
     return None, content_hash(path)
@@ -572,6 +581,10 @@ def load_exports(
             done(names[path], action, file_row["record_count"], seconds)
             what = inspection.problem or f"{file_row['record_count']} records"
             log(f"{action} {path}: {what} ({seconds:.1f} s)")
+    for path in unclaimed(input_dir, [*found, *(p for pattern in registry.other_patterns
+                                                 for p in input_dir.glob(pattern))]):
+        log(f"unclaimed {path}: no agent's file patterns (vars.agents) nor the RAG files "
+            "(vars.rag_files) match its name, so nothing reads it")
     for agent in sorted(registry.patterns):
         readable = con.execute("select count(*) from raw.export_files where agent = ? "
                                "and problem is null", [agent]).fetchall()[0][0]
