@@ -214,3 +214,25 @@ def test_a_build_on_a_warehouse_held_open_elsewhere_fails_in_one_line(project):
             f"{sys.version_info.minor} (PID {holder.pid}): wait for it to finish, or close it "
             "(a DuckDB session or notebook left open), then run `dbt build` again") in log
     assert "Traceback" not in log and len(log.splitlines()) < 20
+
+
+def test_the_gate_reads_the_warehouse_named_before_or_after_check_and_no_other(
+        agent_warehouse, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no ./agent_scoring.duckdb to fall back on
+    monkeypatch.delenv("AGENT_SCORING_DB", raising=False)
+    db, missing = str(agent_warehouse.db), str(tmp_path / "nonexistent.duckdb")
+    before = score_report("--db", db, "check", "--min-intent", "0")
+    after = score_report("check", "--db", db, "--min-intent", "0")
+    assert before.exit_code == after.exit_code == 0, before.output
+    assert before.output == after.output and "PASS: 0 of" in before.output
+    for args in (["--db", missing, "check", "--min-intent", "0"],
+                 ["check", "--db", missing, "--min-intent", "0"]):
+        result = score_report(*args)
+        assert result.exit_code == 2
+        assert result.output == f"Error: {missing}: database not found; run `dbt build` first\n"
+    both = score_report("--db", db, "check", "--db", missing, "--min-intent", "0")
+    assert both.exit_code == 2
+    assert "Error: --db is given both before and after `check`: give it once" in both.output
+    compared = score_report("--db", missing, "--out", str(tmp_path), "compare")
+    assert compared.exit_code == 1 and "database not found" in compared.output
+    assert score_report("--file", "x.csv", "check", "--min-intent", "0").exit_code == 2
