@@ -5,6 +5,7 @@ the second failure with its stack)."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import duckdb
@@ -16,11 +17,11 @@ from agent_scoring.db import lock_holder
 
 class Plugin(BasePlugin):
     def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
-        path = creds.path
-        if not path or path == ":memory:":
+        if not creds.path or creds.path == ":memory:":
             return
+        path = os.path.abspath(creds.path)  # named in full: which file is it?
         try:
-            duckdb.connect(path, config=dict(config)).close()
+            duckdb.connect(creds.path, config=dict(config)).close()
         except duckdb.IOException as exc:
             holder = lock_holder(str(exc))
             if holder is None:
