@@ -28,3 +28,21 @@ def test_every_readme_sql_example_runs_and_returns_rows(con):
 def test_ci_runs_the_readme_test_command():
     test_command = re.search(r"# 2\. run every test.*?\n(.+)\n", README).group(1)
     assert test_command in (REPO / ".ci" / "run").read_text()
+
+
+def test_the_readme_duckdb_cli_command_opens_the_warehouse(agent_warehouse):
+    import shlex
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    block = re.search(r"```sh\npip install duckdb-cli==(\S+)\n(duckdb -readonly .+)\n```",
+                      README)
+    cli = Path(sys.executable).with_name("duckdb")
+    version = subprocess.run([str(cli), "--version"], capture_output=True, text=True)
+    assert version.stdout.startswith(f"v{block.group(1)} ")
+    command = shlex.split(block.group(2).replace("agent_scoring.duckdb",
+                                                 str(agent_warehouse.db)))
+    done = subprocess.run([str(cli), *command[1:]], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "plan_agent" in done.stdout and "url_agent" in done.stdout
