@@ -1,12 +1,12 @@
-"""Generate the sample exports in ``docs/test-result/``.
+"""Generate the sample exports in ``samples/``.
 
     python scripts/make_sample_data.py
 
 writes
 
-* ``docs/test-result/plan_agent_sample.csv``   — 20 queries x 2 rounds (40 rows), 18 columns
-* ``docs/test-result/resume_agent_sample.csv`` — 12 queries x 2 rounds (24 rows), 19 columns
-* ``docs/test-result/url_agent_sample.csv``    — 16 queries x 2 rounds (32 rows), 18 columns
+* ``samples/plan_agent_sample.csv``   — 20 queries x 2 rounds (40 rows), 18 columns
+* ``samples/resume_agent_sample.csv`` — 12 queries x 2 rounds (24 rows), 19 columns
+* ``samples/url_agent_sample.csv``    — 16 queries x 2 rounds (32 rows), 18 columns
 
 and then runs ``tests/fixtures/make_resume_fixture.py`` (the published-report fixture and its
 expected figures).
@@ -42,7 +42,7 @@ from agent_scoring.bench.generate import failure_payload
 
 SEED = 20260305
 ROOT = Path(__file__).resolve().parents[1]
-OUT_DIR = ROOT / "docs" / "test-result"
+OUT_DIR = ROOT / "samples"
 PLAN_PATH = OUT_DIR / "plan_agent_sample.csv"
 RESUME_PATH = OUT_DIR / "resume_agent_sample.csv"
 URL_PATH = OUT_DIR / "url_agent_sample.csv"

@@ -14,7 +14,7 @@ from agent_scoring.bench.generate import Faults, generate_exports
 from agent_scoring.bench.pyscore import load_rules, parse_checks, score_file, score_files
 
 REPO = Path(__file__).resolve().parents[1]
-SAMPLE = REPO / "docs" / "test-result" / "plan_agent_sample.csv"
+SAMPLE = REPO / "samples" / "plan_agent_sample.csv"
 REAL_PLAN = REPO.parent / "shared" / "real-data" / "plan_agent_260224.csv"
 HEADER = [
     "Run ID", "Item ID", "Ordinal", "Query ID", "질의", "기대결과", "카테고리", "방/반복",
@@ -127,7 +127,7 @@ def test_machine_form_and_json_object_give_the_same_checks(rules):
 
 def test_pure_python_gives_the_warehouse_figures_on_the_sample(rules):
     # The warehouse's figures for the bundled sample; if the sample is regenerated,
-    # `scripts/bench check docs/test-result/plan_agent_sample.csv` prints the new ones.
+    # `scripts/bench check samples/plan_agent_sample.csv` prints the new ones.
     figures = score_file(SAMPLE, rules)
     rounds = figures["rounds"]
     assert rounds["1/1"]["intent_score"] == pytest.approx(63 / 19)

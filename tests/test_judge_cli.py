@@ -15,8 +15,8 @@ REAL = Path(__file__).resolve().parents[2] / "shared" / "real-data"
 FIXTURES = Path(__file__).parent / "fixtures" / "judge"
 DATASET = FIXTURES / "qa_dataset_mini.json"
 ANSWERS = FIXTURES / "answers_mini.jsonl"
-SAMPLE_DATASET = REPO / "docs" / "test-result" / "qa_dataset_sample.json"
-SAMPLE_ANSWERS = REPO / "docs" / "test-result" / "rag_answers_sample.jsonl"
+SAMPLE_DATASET = REPO / "samples" / "qa_dataset_sample.json"
+SAMPLE_ANSWERS = REPO / "samples" / "rag_answers_sample.jsonl"
 
 
 def invoke(args: list[str], env: dict[str, str] | None = None):

@@ -21,7 +21,7 @@ from corpus import make_corpus
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = make_corpus.FILES / "main"
-SAMPLE = REPO / "docs" / "test-result" / "plan_agent_sample.csv"
+SAMPLE = REPO / "samples" / "plan_agent_sample.csv"
 PLAN_COLUMNS = ["Run ID", "Item ID", "Query ID", "질의", "기대결과", "카테고리", "방/반복", "오류",
                 "LLM 상태", "Raw JSON"]
 

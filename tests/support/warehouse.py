@@ -15,7 +15,7 @@ import duckdb
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO / "docs" / "test-result"
+SAMPLES = REPO / "samples"
 FIXTURES = REPO / "tests" / "fixtures"
 REAL_DATA = REPO.parent / "shared" / "real-data"
 

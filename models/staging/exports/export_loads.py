@@ -23,7 +23,8 @@ def model(dbt, session):
     rows = []
     try:
         # a connection of its own: the loader commits each file in a transaction of its own
-        actions = load_exports(session.cursor(), input_dir, registry)
+        actions = load_exports(session.cursor(), input_dir, registry,
+                               samples_dir=Path(dbt.config.get("samples_dir")))
     except InputDirError as exc:
         # failed by the post-hook in one line (an exception here prints a traceback)
         rows.append([str(input_dir), "failed", None, 0.0, str(exc)])

@@ -38,7 +38,7 @@ from agent_scoring.bench.pyscore import PROJECT_DIR, load_rules, score_files
 from agent_scoring.bench.warehouse import compare, warehouse_figures
 
 SCRIPTS_DIR = Path(__file__).resolve().parents[2]
-SAMPLES_DIR = PROJECT_DIR / "docs" / "test-result"
+SAMPLES_DIR = PROJECT_DIR / "samples"
 DEFAULT_TEMPLATE = SAMPLES_DIR / "plan_agent_sample.csv"
 PACKAGE = "agent_scoring.bench"
 SMOKE_ROWS = 1000

@@ -501,15 +501,36 @@ def deferred_checkpoints(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         con.execute("reset checkpoint_threshold")
 
 
+def claimed_entries(input_dir: Path, registry: Registry) -> list[Path]:
+    """The entries of `input_dir` an agent's or another reader's patterns claim."""
+    return [*files_by_agent(input_dir, registry.patterns),
+            *(path for pattern in registry.other_patterns for path in input_dir.glob(pattern))]
+
+
+def choose_input_dir(
+    input_dir: Path, samples_dir: Path | None, registry: Registry, log: Callable[[str], None]
+) -> Path:
+    """The input folder, or the bundled samples while it holds no file any reader claims
+    (the dbt macro input_dir() applies the same rule for the RAG readers)."""
+    check_input_dir(input_dir)
+    if samples_dir is None or not samples_dir.is_dir() or claimed_entries(input_dir, registry):
+        return input_dir
+    log(f"note: {input_dir} holds no export yet: scoring the bundled samples in {samples_dir} "
+        f"(they leave the marts as soon as {input_dir} holds one)")
+    return samples_dir
+
+
 def load_exports(
     con: duckdb.DuckDBPyConnection,
     input_dir: Path,
     registry: Registry,
     log: Callable[[str], None] = print,
+    samples_dir: Path | None = None,
 ) -> list[dict]:
-    """Land every export of `input_dir`; one entry per file found or gone: source_file,
-    action (kept, rehashed, loaded, refused, removed), records, seconds."""
-    check_input_dir(input_dir)
+    """Land every export of `input_dir` (or of `samples_dir` while it holds none); one entry
+    per file found or gone: source_file, action (kept, rehashed, loaded, refused, removed),
+    records, seconds."""
+    input_dir = choose_input_dir(input_dir, samples_dir, registry, log)
     create_tables(con, sorted(set(registry.dictionary.values())))
     found = files_by_agent(input_dir, registry.patterns)
     stored = stored_files(con)
@@ -581,8 +602,7 @@ def load_exports(
             done(names[path], action, file_row["record_count"], seconds)
             what = inspection.problem or f"{file_row['record_count']} records"
             log(f"{action} {path}: {what} ({seconds:.1f} s)")
-    for path in unclaimed(input_dir, [*found, *(p for pattern in registry.other_patterns
-                                                 for p in input_dir.glob(pattern))]):
+    for path in unclaimed(input_dir, claimed_entries(input_dir, registry)):
         log(f"unclaimed {path}: no agent's file patterns (vars.agents) nor the RAG files "
             "(vars.rag_files) match its name, so nothing reads it")
     for agent in sorted(registry.patterns):

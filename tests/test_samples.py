@@ -1,0 +1,45 @@
+"""The bundled samples are a default, not data: scored while the input folder holds no
+export, gone from every mart as soon as it holds one."""
+
+from __future__ import annotations
+
+import shutil
+
+import duckdb
+from agent_scoring.cli import main
+from click.testing import CliRunner
+from conftest import REAL_PLAN
+from support.warehouse import SAMPLES, dbt_env, run_dbt
+
+
+def test_samples_are_scored_until_the_input_folder_holds_an_export(tmp_path):
+    inputs = tmp_path / "input"
+    inputs.mkdir()
+    db = tmp_path / "w.duckdb"
+    env = dbt_env(inputs, db, tmp_path)
+    samples = ["--vars", f"{{samples_dir: '{SAMPLES}'}}"]
+
+    def build_and_list_runs() -> list[str]:
+        proc = run_dbt(["build", *samples], env)
+        assert proc.returncode == 0, proc.stdout[-3000:]
+        with duckdb.connect(str(db), read_only=True) as con:
+            return [r[0] for r in con.execute("select source_file from runs order by 1")
+                    .fetchall()]
+
+    assert build_and_list_runs() == [
+        "plan_agent_sample.csv", "resume_agent_sample.csv", "url_agent_sample.csv"]
+    # the user's own export, in the platform's format
+    own = REAL_PLAN if REAL_PLAN.exists() else SAMPLES / "plan_agent_sample.csv"
+    shutil.copy(own, inputs / "plan_agent_0227.csv")
+    assert build_and_list_runs() == ["plan_agent_0227.csv"]
+    with duckdb.connect(str(db), read_only=True) as con:
+        left = con.execute("select count(*) from item_scores where source_file like '%sample%'"
+                           ).fetchone()[0]
+        rag = con.execute("select count(*) from rag_run_scores").fetchone()[0]
+    assert left == rag == 0
+    runner = CliRunner()
+    check = runner.invoke(main, ["--db", str(db), "check", "--min-intent", "0"])
+    compare = runner.invoke(main, ["--db", str(db), "compare", "--stdout"])
+    for result in (check, compare):
+        assert result.exit_code == 0, result.output
+        assert "plan_agent_0227.csv" in result.output and "_sample" not in result.output
