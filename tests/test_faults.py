@@ -229,7 +229,7 @@ def test_the_gate_reads_the_warehouse_named_before_or_after_check_and_no_other(
     for args in (["--db", missing, "check", "--min-intent", "0"],
                  ["check", "--db", missing, "--min-intent", "0"]):
         result = score_report(*args)
-        assert result.exit_code == 2
+        assert result.exit_code == 1
         assert result.output == f"Error: {missing}: database not found; run `dbt build` first\n"
     both = score_report("--db", db, "check", "--db", missing, "--min-intent", "0")
     assert both.exit_code == 2

@@ -194,7 +194,7 @@ def test_compare_any_two_runs_with_base_and_head(db):
 
 def test_compare_names_an_unknown_run(db):
     result = run_cli("compare", "--db", str(db), "--head", "nope.csv")
-    assert result.exit_code == 2
+    assert result.exit_code == 1  # not found, as a --file not found
     assert "no run 'nope.csv' in the warehouse" in result.output
 
 
@@ -240,14 +240,22 @@ def test_the_gate_skips_rules_that_need_a_previous_run(db):
 
 
 @pytest.mark.parametrize("args", [
-    ["--min-intent", "3", "--db", "/nonexistent/w.duckdb"],
     ["--db", "{db}"],  # no rule
-    ["--min-intent", "3", "--head", "nope.csv", "--db", "{db}"],
     ["--min-intent", "x", "--db", "{db}"],
 ])
-def test_the_gate_exits_2_on_usage_and_warehouse_errors(db, args):
+def test_the_gate_exits_2_on_usage_errors(db, args):
     result = run_cli("check", *(a.replace("{db}", str(db)) for a in args))
     assert result.exit_code == 2, result.output
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--min-intent", "3", "--db", "/nonexistent/w.duckdb"], "database not found"),
+    (["--min-intent", "3", "--head", "nope.csv", "--db", "{db}"], "no run 'nope.csv'"),
+])
+def test_the_gate_exits_1_when_the_warehouse_or_a_run_is_not_there(db, args, says):
+    result = run_cli("check", *(a.replace("{db}", str(db)) for a in args))
+    assert result.exit_code == 1, result.output
+    assert says in result.output and "PASS" not in result.output
 
 
 def test_the_gate_exits_2_on_a_bad_thresholds_file(db, tmp_path):

@@ -14,7 +14,6 @@ from click.core import ParameterSource
 from agent_scoring import history
 from agent_scoring.db import (
     DamagedWarehouse,
-    UnfinishedBuild,
     WarehouseError,
     damage_reported,
     damaged,
@@ -55,7 +54,10 @@ class LazyGroup(click.Group):
         return rest
 
 
-@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.group(cls=LazyGroup, invoke_without_command=True, epilog=(
+    "Exit status, every subcommand: 0 done; 1 the data says no (a gate rule failed, a report "
+    "not written, the warehouse missing, unfinished or damaged, a file or run not in it); "
+    "2 a usage error (an unknown option, agent or value)."))
 @click.option(
     "--agent", "agents", multiple=True, help="Only this agent (repeatable), e.g. plan_agent."
 )
@@ -228,22 +230,21 @@ def run_options(command):
 
 
 class GateError(click.ClickException):
-    """A usage or warehouse problem of the gate: exit status 2, as click's usage errors."""
+    """A thresholds file the gate cannot use: a usage error, exit status 2."""
 
     exit_code = 2
 
 
 @contextlib.contextmanager
-def history_warehouse(db_path: Path | None, error=click.ClickException):
-    """The warehouse, read-only, with the run-history marts; one line when it is not."""
+def history_warehouse(db_path: Path | None):
+    """The warehouse, read-only, with the run-history marts; one line (exit 1) when it is
+    not."""
     path = db_path or default_db_path()
     try:
         con = open_warehouse(path)
         require_tables(con, path, ["agents", "runs", "item_changes", "run_trends"])
-    except (UnfinishedBuild, DamagedWarehouse) as exc:  # exit 1 everywhere, the gate too
-        raise click.ClickException(str(exc)) from exc
     except WarehouseError as exc:
-        raise error(str(exc)) from exc
+        raise click.ClickException(str(exc)) from exc
     with con:
         try:
             with damage_reported(path):
@@ -269,6 +270,8 @@ def compare(agents, head, base, db_path, out_dir, to_stdout, trend_runs) -> None
     with history_warehouse(db_path) as con:
         try:
             pairs = history.select_pairs(con, agents, base, head)
+        except history.RunNotFound as exc:  # not found: 1, as a --file not found
+            raise click.ClickException(str(exc)) from exc
         except history.SelectionError as exc:
             raise click.UsageError(str(exc)) from exc
         failed = []
@@ -307,8 +310,9 @@ def compare(agents, head, base, db_path, out_dir, to_stdout, trend_runs) -> None
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def check(agents, head, base, db_path, thresholds, output, **options) -> None:
-    """CI gate: exit 0 when every rule holds, 1 when one fails, 2 on a usage or warehouse
-    error. Prints every rule with its figure and PASS/FAIL (or SKIP without a base run)."""
+    """CI gate: exit 0 when every rule holds; 1 when one fails, or when the warehouse or a
+    run cannot be read (the line says which); 2 on a usage error. Prints every rule with its
+    figure and PASS/FAIL (or SKIP without a base run)."""
     from agent_scoring import gate
 
     given = {name: value for name, value in options.items() if value is not None}
@@ -318,9 +322,11 @@ def check(agents, head, base, db_path, thresholds, output, **options) -> None:
         raise GateError(str(exc)) from exc
     if not given and not any(from_file.values()):
         raise click.UsageError("no rules: give --min-intent … options or --thresholds FILE")
-    with history_warehouse(db_path, GateError) as con:
+    with history_warehouse(db_path) as con:
         try:
             pairs = history.select_pairs(con, agents, base, head)
+        except history.RunNotFound as exc:  # not found: 1, as a --file not found
+            raise click.ClickException(str(exc)) from exc
         except history.SelectionError as exc:
             raise click.UsageError(str(exc)) from exc
         results = [

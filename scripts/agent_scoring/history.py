@@ -28,7 +28,11 @@ SLOWEST_SHOWN = 10
 
 
 class SelectionError(Exception):
-    """The runs asked for are not in the warehouse; the message names them."""
+    """The runs asked for cannot be compared as asked (a usage error); the message says why."""
+
+
+class RunNotFound(SelectionError):
+    """A run asked for is not in the warehouse; the message names it."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,7 @@ class Pair:
 def run(con: Connection, source_file: str) -> dict:
     found = rows(con, "select * from runs where source_file = ?", [source_file])
     if not found:
-        raise SelectionError(
+        raise RunNotFound(
             f"no run {source_file!r} in the warehouse (runs.source_file); "
             "give a file name as score-report lists it"
         )
@@ -82,7 +86,7 @@ def select_pairs(
         previous = head_run["previous_source_file"]
         pairs.append(Pair(head_run["agent"], head_run, run(con, previous) if previous else None))
     if agents and not pairs:
-        raise SelectionError(f"no runs of {', '.join(agents)} in the warehouse")
+        raise RunNotFound(f"no runs of {', '.join(agents)} in the warehouse")
     return pairs
 
 
