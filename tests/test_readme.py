@@ -46,3 +46,12 @@ def test_the_readme_duckdb_cli_command_opens_the_warehouse(agent_warehouse):
     done = subprocess.run([str(cli), *command[1:]], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "plan_agent" in done.stdout and "url_agent" in done.stdout
+
+
+def test_the_columns_an_agent_model_receives_are_those_the_readme_lists(con):
+    block = re.search(r"The rule reads .*?```text\n(.*?)```", README, flags=re.DOTALL).group(1)
+    listed = [tuple(pair.split()) for pair in " ".join(block.split()).split(", ")]
+    found = con.execute("select column_name, lower(data_type) from information_schema.columns "
+                        "where table_name = 'stg_exports__results' order by ordinal_position"
+                        ).fetchall()
+    assert listed == found
