@@ -1,4 +1,4 @@
-"""The README's "Adding an agent", followed literally in a copy of the project (issue 12).
+"""docs/adding-an-agent.md, followed literally in a copy of the project (issue 12).
 
 A toy agent is added with `score-report new-agent` (whose files the README shows verbatim)
 and its exports; `dbt build` and `score-report` then find it everywhere - the agents mart,
@@ -25,14 +25,14 @@ from support.warehouse import REPO, SAMPLES, dbt_env, run_dbt
 from support.xlsx import read_csv, write_xlsx
 
 AGENT, DISPLAY = "toy_agent", "토이 에이전트"
-README = (REPO / "README.md").read_text(encoding="utf-8")
+GUIDE = (REPO / "docs" / "adding-an-agent.md").read_text(encoding="utf-8")
 OTHERS = ("plan_agent", "resume_agent", "url_agent")
 SHARED_MARTS = ("item_scores", "round_scores", "set_scores", "consistency",
                 "query_consistency", "input_files")
 
 
 def readme_section() -> str:
-    return README.split("## Adding an agent", 1)[1].split("\n## ", 1)[0]
+    return GUIDE
 
 
 def readme_blocks() -> list[str]:

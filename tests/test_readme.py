@@ -1,4 +1,5 @@
-"""The README's SQL examples run against a built warehouse, and its commands are the CI's."""
+"""The README's and docs' SQL examples run against a built warehouse, and the README's
+commands are the CI's."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import re
 from support.warehouse import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
+# the README and every page it links in docs/
+DOCS = "\n".join([README, *(page.read_text(encoding="utf-8")
+                            for page in sorted((REPO / "docs").glob("*.md")))])
 
 
 def sql_blocks(history: bool = False) -> list[str]:
     """The README's SQL examples; `history`: those about run history (they need runs of one
     test set, which tests/test_run_history.py builds), else the others."""
-    blocks = re.findall(r"```sql\n(.*?)```", README, flags=re.DOTALL)
+    blocks = re.findall(r"```sql\n(.*?)```", DOCS, flags=re.DOTALL)
     return [b for b in blocks if b.startswith("-- history:") == history]
 
 
@@ -37,7 +41,7 @@ def test_the_readme_duckdb_cli_command_opens_the_warehouse(agent_warehouse):
     from pathlib import Path
 
     block = re.search(r"```sh\npip install duckdb-cli==(\S+)\n(duckdb -readonly .+)\n```",
-                      README)
+                      DOCS)
     cli = Path(sys.executable).with_name("duckdb")
     version = subprocess.run([str(cli), "--version"], capture_output=True, text=True)
     assert version.stdout.startswith(f"v{block.group(1)} ")
@@ -49,9 +53,18 @@ def test_the_readme_duckdb_cli_command_opens_the_warehouse(agent_warehouse):
 
 
 def test_the_columns_an_agent_model_receives_are_those_the_readme_lists(con):
-    block = re.search(r"The rule reads .*?```text\n(.*?)```", README, flags=re.DOTALL).group(1)
+    block = re.search(r"The rule reads .*?```text\n(.*?)```", DOCS, flags=re.DOTALL).group(1)
     listed = [tuple(pair.split()) for pair in " ".join(block.split()).split(", ")]
     found = con.execute("select column_name, lower(data_type) from information_schema.columns "
                         "where table_name = 'stg_exports__results' order by ordinal_position"
                         ).fetchall()
     assert listed == found
+
+
+def test_the_readme_is_a_front_page_whose_links_resolve():
+    assert len(README.splitlines()) <= 250
+    for page in re.findall(r"\]\((docs/[^)#]+)", README):
+        assert (REPO / page).exists(), page
+    for page in (REPO / "docs").glob("*.md"):
+        for link in re.findall(r"\]\(([^)#:]+)", page.read_text(encoding="utf-8")):
+            assert (page.parent / link).exists(), (page.name, link)
