@@ -67,7 +67,9 @@ def test_odd_entries_are_listed_and_an_nfd_name_answers_to_either_form(project, 
         "plan_agent_loop.csv": "symlink_loop",
         "plan_agent_fifo.csv": "not_a_file",
         "url_agent_folder.csv": "not_a_file",
+        "unknown_agent_x.csv": "unclaimed",
     }
+    (inputs / "unknown_agent_x.csv").write_text("a,b\n1,2\n", encoding="utf-8")
     (inputs / "plan_agent_dangling.csv").symlink_to(tmp_path / "gone.csv")
     (inputs / "plan_agent_loop.csv").symlink_to(inputs / "plan_agent_loop.csv")
     os.mkfifo(inputs / "plan_agent_fifo.csv")
@@ -86,13 +88,17 @@ def test_odd_entries_are_listed_and_an_nfd_name_answers_to_either_form(project, 
         by_name = {form: score_report("--db", db, "--stdout", "--file", form(nfc))
                    for form in (str, lambda name: unicodedata.normalize("NFD", name))}
         compared = score_report("--db", db, "compare", "--stdout", "--head", nfd.name)
+        report = score_report("--db", db, "--stdout", "--file", "plan_agent_sample.csv")
     finally:
         for name in [*odd, nfd.name]:
             path = inputs / name
             path.rmdir() if path.is_dir() and not path.is_symlink() else path.unlink()
         build(work, inputs)
     assert {name: listed.get(name) for name in odd} == odd
-    assert all(f"refused {inputs / name}: " in log for name in odd)
+    assert all(f"{'unclaimed' if code == 'unclaimed' else 'refused'} {inputs / name}: " in log
+               for name, code in odd.items())
+    assert ("- 입력 폴더에서 아무것도 읽지 않은 파일 (에이전트·RAG 파일 이름 패턴에 맞지 않음): "
+            "`unknown_agent_x.csv`") in report.output
     assert nfc in runs and nfd.name not in runs
     for result in [*by_name.values(), compared]:
         assert result.exit_code == 0, result.output

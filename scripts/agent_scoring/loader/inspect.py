@@ -156,7 +156,7 @@ def files_by_agent(input_dir: Path, patterns: dict[str, list[str]]) -> dict[Path
 
 # why an entry cannot even be opened as an export: listed, never read
 ENTRY_PROBLEMS = ("not_a_file", "dangling_symlink", "symlink_loop", "unreadable_file",
-                  "duplicate_name")
+                  "duplicate_name", "unclaimed")
 
 
 def odd_entry(path: Path) -> tuple[str, str] | None:

@@ -479,6 +479,12 @@ def source_names(
     return names, twins
 
 
+# the agent of an entry no reader claims (not a registry name: those are snake_case)
+UNCLAIMED = "(unclaimed)"
+UNCLAIMED_PROBLEM = ("unclaimed", "no agent's file patterns (vars.agents) nor the RAG files "
+                     "(vars.rag_files) match its name, so nothing reads it")
+
+
 def unclaimed(input_dir: Path, claimed: list[Path]) -> list[Path]:
     """Entries of the input directory nobody reads (hidden ones aside): said, never silent."""
     taken = set(claimed)
@@ -534,6 +540,9 @@ def load_exports(
     create_tables(con, sorted(set(registry.dictionary.values())))
     found = files_by_agent(input_dir, registry.patterns)
     stored = stored_files(con)
+    # every other entry of the folder is listed too, refused as unclaimed
+    for path in unclaimed(input_dir, claimed_entries(input_dir, registry)):
+        found[path] = UNCLAIMED
     names, twins = source_names(found)
     actions: list[dict] = []
 
@@ -562,12 +571,13 @@ def load_exports(
     to_load: list[tuple[Path, str, str]] = []
     for path, agent in found.items():
         read_key, earlier = registry.read_key(agent), stored.get(str(path))
-        problem = twins.get(path) or odd_entry(path)
+        problem = (UNCLAIMED_PROBLEM if agent == UNCLAIMED else None) or twins.get(path) \
+            or odd_entry(path)
         if problem is not None:  # looked at again every load: a fix leaves mtime alone
             land_odd_entry(con, path, names[path], agent, read_key, problem,
                            replaces=earlier and earlier[5])
             done(names[path], "refused")
-            log(f"refused {path}: {problem[1]}")
+            log(f"{'unclaimed' if agent == UNCLAIMED else 'refused'} {path}: {problem[1]}")
             continue
         stat = path.stat()
         if earlier and earlier[4] not in ENTRY_PROBLEMS and (
@@ -602,9 +612,6 @@ def load_exports(
             done(names[path], action, file_row["record_count"], seconds)
             what = inspection.problem or f"{file_row['record_count']} records"
             log(f"{action} {path}: {what} ({seconds:.1f} s)")
-    for path in unclaimed(input_dir, claimed_entries(input_dir, registry)):
-        log(f"unclaimed {path}: no agent's file patterns (vars.agents) nor the RAG files "
-            "(vars.rag_files) match its name, so nothing reads it")
     for agent in sorted(registry.patterns):
         readable = con.execute("select count(*) from raw.export_files where agent = ? "
                                "and problem is null", [agent]).fetchall()[0][0]

@@ -63,9 +63,12 @@ def data_quality_by_file(
         con, agent, [f for f in source_files if len(round_counts[f]) > 1])
     rejected = _rejected_rows(con, agent, source_files)
     values = _unusable_values(con, agent, source_files)
+    # files of the input folder nobody reads: said in every report (agent '(unclaimed)')
+    unclaimed = [r["source_file"] for r in rows(
+        con, "select source_file from input_files where agent = '(unclaimed)' order by 1")]
     return {
         f: _section(counts[f], round_counts[f], single_round[f], _by_reason(rejected[f]))
-        | _value_notes(counts[f], values[f])
+        | _value_notes(counts[f], values[f]) | {"unclaimed_files": unclaimed}
         for f in source_files
     }
 
