@@ -17,6 +17,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+import yaml
 from agent_scoring.cli import main
 from agent_scoring.scaffold import environment
 from click.testing import CliRunner
@@ -196,3 +197,20 @@ def test_changing_a_shared_rule_rescores_every_agent(steps):
                      scored_at_by_agent(taken["shared_rule"]))
     for agent in (*OTHERS, AGENT):
         assert after[agent].isdisjoint(before[agent]), agent
+
+
+def test_in_the_copy_the_registry_the_cli_and_the_agents_unit_test_know_the_toy_agent(steps):
+    project, work, db, _ = steps
+    registry = yaml.safe_load((project / "dbt_project.yml").read_text(encoding="utf-8"))
+    agents = sorted(registry["vars"]["agents"])
+    assert agents == ["plan_agent", "resume_agent", AGENT, "url_agent"]
+    result = CliRunner().invoke(main, ["--db", str(db), "--agent", "nope"])
+    assert result.exit_code == 2
+    assert AGENT in result.output.split("known: ", 1)[1]
+    # the scaffold's unit test runs with the command the docs give (on the built warehouse:
+    # dbt takes a unit test's column types from the relations)
+    # (this warehouse was built without the RAG models, so only the agent's unit tests)
+    proc = run_dbt(["test", "--select", f"test_type:unit,int_{AGENT}__item_scores"],
+                   dbt_env(work / "input", db, work), cwd=project)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert f"PASS int_{AGENT}__item_scores::test_{AGENT}_rule_scores" in proc.stdout
