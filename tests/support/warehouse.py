@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,38 +49,18 @@ def copy_inputs(files: list[Path], input_dir: Path) -> Path:
     return input_dir
 
 
-# dbt parses the project afresh (about 4 s) unless its last parse is at hand with the same
-# profile. Every test build therefore opens its warehouse by the same relative name, from the
-# warehouse's folder, and starts from the last parse of the repository's project.
-PARSE = Path(tempfile.gettempdir()) / (
-    f"agent-scoring-parse-{hashlib.md5(str(REPO).encode()).hexdigest()[:8]}.msgpack")
-
-
 def run_dbt(
     args: list[str], env: dict[str, str], cwd: Path = REPO
 ) -> subprocess.CompletedProcess:
-    """dbt with `args` on the project in `cwd`, warehouse and folders from `env`."""
     dbt = Path(sys.executable).with_name("dbt")
-    db = Path(env["AGENT_SCORING_DB"])
-    env = {**env, "AGENT_SCORING_DB": db.name, "DBT_PROJECT_DIR": str(cwd),
-           "DBT_PROFILES_DIR": str(cwd)}
-    parsed = Path(env["DBT_TARGET_PATH"]) / "partial_parse.msgpack"
-    if cwd == REPO and PARSE.exists() and not parsed.exists():
-        parsed.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(PARSE, parsed)
-    done = subprocess.run(
+    return subprocess.run(
         [str(dbt), *args, "--no-use-colors"],
-        cwd=db.parent,
+        cwd=cwd,
         env=env,
         capture_output=True,
         text=True,
         timeout=1800,
     )
-    if cwd == REPO and parsed.exists():
-        kept = PARSE.with_suffix(f".{os.getpid()}.tmp")
-        shutil.copy(parsed, kept)
-        os.replace(kept, PARSE)
-    return done
 
 
 def build(
