@@ -32,7 +32,9 @@ def warehouse(tmp_path_factory):
     inputs = work / "input"
     inputs.mkdir()
     (inputs / "unrelated.txt").write_text("not a RAG file\n", encoding="utf-8")
-    return build(inputs, work, select=RAG)
+    # a folder with no export would score the bundled samples: none here
+    no_samples = ["--vars", f"{{samples_dir: '{work / 'no-samples'}'}}"]
+    return build(inputs, work, select=RAG, extra=no_samples)
 
 
 @pytest.fixture(scope="module")
