@@ -20,6 +20,9 @@ class WarehouseError(Exception):
     """A problem with the warehouse file that the user fixes by (re)building it."""
 
 
+# what to do with a damaged warehouse (also said by agent_scoring.dbt_plugin)
+REBUILD_ADVICE = ("delete it and run `dbt build`, which rebuilds everything from the exports "
+                  "in the input folder")
 # what DuckDB says when a block of the file does not match its checksum
 DAMAGE_MARKERS = ("Corrupt database file", "does not match stored checksum")
 
@@ -36,9 +39,7 @@ def damaged(path: Path, error: BaseException | str) -> DamagedWarehouse:
     """One line: the file is damaged, and how to get a good one back."""
     lines = str(error).strip().splitlines()
     return DamagedWarehouse(
-        f"{path} is damaged ({lines[0] if lines else 'checksum mismatch'}): delete it and run "
-        "`dbt build`, which rebuilds everything from the exports in the input folder"
-    )
+        f"{path} is damaged ({lines[0] if lines else 'checksum mismatch'}): {REBUILD_ADVICE}")
 
 
 @contextlib.contextmanager

@@ -12,7 +12,7 @@ import duckdb
 from dbt.adapters.duckdb.plugins import BasePlugin
 from dbt_common.exceptions import DbtRuntimeError
 
-from agent_scoring.db import lock_holder
+from agent_scoring.db import REBUILD_ADVICE, lock_holder
 
 
 class Plugin(BasePlugin):
@@ -33,6 +33,5 @@ class Plugin(BasePlugin):
         except duckdb.Error as exc:
             raise DbtRuntimeError(
                 f"{path} is not a DuckDB warehouse or is damaged ({str(exc).splitlines()[0]}): "
-                "delete it and run `dbt build`, which rebuilds everything from the exports in "
-                "the input folder"
+                f"{REBUILD_ADVICE}"
             ) from exc

@@ -561,8 +561,7 @@ def load_exports(
     if gone:
         con.execute("begin")
         for source_path in gone:
-            name = con.execute("select source_file from raw.export_files where source_path = ?",
-                               [source_path]).fetchall()[0][0]
+            name = stored[source_path][5]
             con.execute("delete from raw.export_rows where source_file = ?", [name])
             con.execute("delete from raw.export_files where source_path = ?", [source_path])
             done(name, "removed")
