@@ -14,8 +14,9 @@ import io
 
 import pytest
 from agent_scoring import record_count
+from agent_scoring.loader import bounds
 from agent_scoring.loader.land import count_records
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 FIELD = st.lists(st.sampled_from(['a', '한', ',', '"', '""', '\n', '\r\n', ' ', '{"k": 1}']),
@@ -70,3 +71,28 @@ def test_the_counter_gives_every_file_its_count_in_processes_or_a_thread(
     with record_count.RecordCounter(paths) as counter:
         counts = {path: counter.result(path)[0] for path in paths}
     assert counts == {path: rows for rows, path in enumerate(paths)}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[
+    HealthCheck.function_scoped_fixture])
+@given(records=st.lists(st.lists(FIELD, min_size=1, max_size=9), max_size=6),
+       max_fields=st.integers(2, 6), chunk_bytes=st.sampled_from([1, 3, 7, 1 << 16]))
+@example(records=[["x\n,,,,,,"]], max_fields=3, chunk_bytes=1 << 16)  # commas in a cell
+def test_the_wide_line_check_finds_every_wide_record_and_nothing_else(
+    tmp_path, monkeypatch, records, max_fields, chunk_bytes
+):
+    """has_wide_line (it spares the csv-module pass over files with none) says yes for a
+    file with a record of more than max_fields fields on one line, and never for a file
+    whose records are all within max_fields."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows([["Item ID", "Raw JSON"], *records])
+    path = tmp_path / "plan_agent_x.csv"
+    path.write_bytes(out.getvalue().encode("utf-8"))
+    monkeypatch.setattr(bounds, "CHUNK_BYTES", chunk_bytes)
+
+    found = bounds.has_wide_line(str(path), max_fields)
+    wide = [record for record in records if len(record) > max_fields]
+    if not wide:
+        assert not found
+    elif any("\n" not in "".join(record) for record in wide):
+        assert found

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import operator
 from pathlib import Path
 
 from agent_scoring.loader.inspect import copy_path
@@ -20,17 +21,39 @@ EXCERPT_CHARS = 300
 
 
 def has_wide_line(path: str, max_fields: int) -> bool:
-    """Whether any physical line holds max_fields commas or more (a record can then have
-    more than max_fields fields). C-speed counting; quotes are not looked at, so a long JSON
-    cell may say yes: the exact check follows only then."""
-    pending = b""
+    """Whether any physical line holds max_fields field separators or more: commas outside
+    quotes, with the quote state carried from line to line (an escaped quote is two quotes,
+    so it never flips it). Commas are counted at C speed; only a line with that many commas
+    at all (a long JSON cell has them inside its quotes) is split at its quotes. A malformed
+    quote can make it say yes: the exact check follows only then."""
+    pending, in_quotes = b"", 0
     with open(path, "rb") as handle:
         while chunk := handle.read(CHUNK_BYTES):
             lines = (pending + chunk).split(b"\n")
             pending = lines.pop()
-            if lines and max(map(bytes.count, lines, itertools.repeat(b","))) >= max_fields:
+            if wide_line_among(lines, in_quotes, max_fields):
                 return True
-    return pending.count(b",") >= max_fields
+            in_quotes ^= sum(map(bytes.count, lines, itertools.repeat(b'"'))) & 1
+    return wide_line_among([pending], in_quotes, max_fields)
+
+
+def wide_line_among(lines: list[bytes], in_quotes: int, max_fields: int) -> bool:
+    """Whether one of `lines` (the first starting inside quotes when `in_quotes`) holds
+    max_fields commas outside quotes."""
+    many = list(map(operator.ge, map(bytes.count, lines, itertools.repeat(b",")),
+                    itertools.repeat(max_fields)))
+    if not any(many):
+        return False
+    quoted = list(itertools.accumulate(map(bytes.count, lines, itertools.repeat(b'"')),
+                                       operator.xor, initial=in_quotes))
+    for n in itertools.compress(range(len(lines)), many):
+        # the segments between quotes alternate outside / inside from the line's state; an
+        # adjacent pair of quotes (an escaped quote) leaves every comma on its side, so the
+        # pairs go first (a JSON cell has thousands)
+        segments = lines[n].replace(b'""', b"").split(b'"')[quoted[n] & 1::2]
+        if sum(map(bytes.count, segments, itertools.repeat(b","))) >= max_fields:
+            return True
+    return False
 
 
 def blank_wide_records(
