@@ -9,5 +9,8 @@ select
     query_id,
     round_count,
     pass_count,
-    verdict
+    verdict,
+    passed_any_round,
+    passed_all_rounds,
+    is_flaky
 from {{ ref('int_scoring__query_verdicts') }}

@@ -49,7 +49,13 @@ select
     head.p90_{{ rubric }}_sec,
     head.p90_{{ rubric }}_sec - base.p90_{{ rubric }}_sec as p90_{{ rubric }}_sec_delta,
     {%- endfor %}
-    head.timed_count
+    head.timed_count,
+    head.pass_k,
+    {%- for metric in ['pass_any_round_rate', 'pass_all_rounds_rate'] %}
+    head.{{ metric }},
+    head.{{ metric }} - base.{{ metric }} as {{ metric }}_delta,
+    {%- endfor %}
+    head.flaky_query_count
 from ordered as head
 left join ordered as base
     on base.agent = head.agent and base.source_file = head.previous_source_file

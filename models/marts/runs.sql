@@ -181,7 +181,11 @@ figures as (
         consistency_score,
         mean_response_time_sec,
         speed_points,
-        item_speed_points_mean
+        item_speed_points_mean,
+        pass_k,
+        pass_any_round_rate,
+        pass_all_rounds_rate,
+        flaky_query_count
     from {{ ref('set_scores') }}
     where track = 'all'
 )
@@ -214,7 +218,11 @@ select
         else 'query_text'
     end as pair_key,
     case when runs.previous_source_file is not null
-        then greatest(runs.shared_id_share, runs.shared_text_share) end as shared_query_share
+        then greatest(runs.shared_id_share, runs.shared_text_share) end as shared_query_share,
+    figures.pass_k,
+    figures.pass_any_round_rate,
+    figures.pass_all_rounds_rate,
+    figures.flaky_query_count
 from with_shares as runs
 left join (
     select agent, source_file, first(test_set_key order by depth) as test_set_key

@@ -1,5 +1,6 @@
 {{ config(materialized='view') }}
--- Set (세트) figures: the mean of the round figures (SCORING §2.6), never a weighted total.
+-- Set (세트) figures: the mean of the round figures (SCORING §2.6), never a weighted total;
+-- consistency and how queries fare over repeated rounds (pass@k, pass^k, flaky).
 -- A view: a mean over the few stored round rows of a file.
 
 with rounds as (
@@ -12,6 +13,10 @@ verdicts as (
 
 consistency as (
     {{ consistency_figures('verdicts') }}
+),
+
+repeats as (
+    {{ repeat_figures('verdicts') }}
 ),
 
 sets as (
@@ -53,9 +58,19 @@ select
     sets.mean_response_time_sec,
     {{ speed_points('sets.mean_response_time_sec', 'sets.speed_rubric') }} as speed_points,
     sets.item_speed_points_mean,
-    consistency.consistency_score
+    consistency.consistency_score,
+    repeats.pass_k,
+    repeats.pass_k_query_count,
+    repeats.pass_any_round_rate,
+    repeats.pass_all_rounds_rate,
+    coalesce(repeats.flaky_query_count, 0) as flaky_query_count,
+    coalesce(repeats.fewer_rounds_query_count, 0) as fewer_rounds_query_count
 from sets
 left join consistency
     on consistency.agent = sets.agent
     and consistency.source_file = sets.source_file
     and consistency.track = sets.track
+left join repeats
+    on repeats.agent = sets.agent
+    and repeats.source_file = sets.source_file
+    and repeats.track = sets.track

@@ -82,3 +82,16 @@ def html_tokens(text: str) -> list[Token]:
             if child.type == "html_inline":
                 found.append(child)
     return found
+
+
+def without_sections(text: str, titles: tuple[str, ...]) -> str:
+    """The report with each section titled one of `titles` left out (its heading line up to
+    the next heading): what it was before those sections were added."""
+    kept: list[str] = []
+    skipping = False
+    for line in text.splitlines(keepends=True):
+        if line.startswith("#"):
+            skipping = line.lstrip("#").strip() in titles
+        if not skipping:
+            kept.append(line)
+    return "".join(kept)

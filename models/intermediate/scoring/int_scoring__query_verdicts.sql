@@ -27,5 +27,9 @@ select
     query_id,
     round_count,
     pass_count,
-    verdict
+    verdict,
+    -- repeats (pass@k, pass^k) over the rounds this query has a score in
+    case when round_count > 0 then pass_count > 0 end as passed_any_round,
+    case when round_count > 0 then pass_count = round_count end as passed_all_rounds,
+    verdict = 'mismatch' as is_flaky
 from verdicts

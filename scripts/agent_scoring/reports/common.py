@@ -302,6 +302,21 @@ def consistency(
     return first_by_file(found, source_files, NO_CONSISTENCY)
 
 
+def repeats(con: Connection, agent: str, source_files: list[str]) -> ByFile:
+    """Per file: pass@k, pass^k and flaky queries per track group, 'all' first."""
+    return rows_by_file(
+        con,
+        f"""
+        select source_file, track, pass_k, pass_k_query_count, pass_any_round_rate,
+               pass_all_rounds_rate, flaky_query_count, fewer_rounds_query_count
+        from set_scores
+        where agent = ? and source_file {IN_FILES} and pass_k is not null
+        order by track <> 'all', track
+        """,
+        [agent, source_files],
+    )
+
+
 def query_counts(con: Connection, agent: str, source_files: list[str]) -> dict[str, int]:
     found = rows_by_file(
         con,
@@ -416,6 +431,7 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
         "consistency": consistency(con, agent, source_files),
         "failure_patterns": failure_patterns(con, agent, source_files),
         "mismatched_queries": mismatched_queries(con, agent, source_files),
+        "repeats": repeats(con, agent, source_files),
         "most_failed_checks": (
             most_failed_checks(con, agent, source_files) if checks else _empty(source_files)),
         "failed_checks_by_kind": (
