@@ -19,19 +19,19 @@
     case when {{ llm_score_usable(column) }} then {{ column }} end
 {%- endmacro %}
 
-{% macro item_score_columns(llm_replaces=['intent', 'accuracy']) -%}
+{% macro item_score_columns(llm_score_metrics=['intent', 'accuracy']) -%}
     {#-
         The score columns every agent's item model ends with, from its `status`,
         `heuristic_score`, `response_time_sec`, `speed_rubric` and the row's LLM scores
         (SCORING §2.3, §2.5, §3). Per metric, the gate first (error/empty: 0), then a usable
         LLM score for that metric (the platform's per-metric columns; for intent and accuracy
-        the older single LLM 점수 too, for the metrics in `llm_replaces`), then the rule.
+        the older single LLM 점수 too, for the metrics in `llm_score_metrics`), then the rule.
         Each metric records where its figure came from: gate, llm, heuristic (the rule) or
         none.
     -#}
     {%- set old = 'llm_score' -%}
-    {%- set intent_llm = 'coalesce(llm_intent_score, ' ~ (old if 'intent' in llm_replaces else 'null') ~ ')' -%}
-    {%- set accuracy_llm = 'coalesce(llm_accuracy_score, ' ~ (old if 'accuracy' in llm_replaces else 'null') ~ ')' -%}
+    {%- set intent_llm = 'coalesce(llm_intent_score, ' ~ (old if 'intent' in llm_score_metrics else 'null') ~ ')' -%}
+    {%- set accuracy_llm = 'coalesce(llm_accuracy_score, ' ~ (old if 'accuracy' in llm_score_metrics else 'null') ~ ')' -%}
     {%- set speed_band = speed_points('response_time_sec', 'speed_rubric') -%}
     {{ score_source('status', intent_llm, 'heuristic_score') }} as score_source,
     {{ item_score('status', intent_llm, 'heuristic_score') }} as intent_score,
@@ -45,5 +45,10 @@
     speed_rubric,
     case when llm_speed_score is not null then 'llm'
         when response_time_sec is not null then 'heuristic' else 'none' end as speed_source,
-    coalesce(llm_speed_score, {{ speed_band }}) as speed_points
+    coalesce(llm_speed_score, {{ speed_band }}) as speed_points,
+    {#- the rules alone, whatever the LLM said: what the LLM's scores are checked against -#}
+    {{ item_score('status', 'null', 'heuristic_score') }} as rule_intent_score,
+    {{ item_score('status', 'null', 'heuristic_score') }} as rule_accuracy_score,
+    case when status in ('error', 'empty') then 0 else 5 end as rule_stability_score,
+    {{ speed_band }} as rule_speed_score
 {%- endmacro %}

@@ -1,11 +1,10 @@
-{% macro item_scores_from(relation, agent, columns={}, llm_replaces=['intent', 'accuracy']) %}
+{% macro item_scores_from(relation, agent, columns={}) %}
     {#-
         The final select of every agent's int_<agent>__item_scores: the columns item_scores
         unions, in its order. `relation` (a CTE) holds the agent's rows of agent_rows() plus
         what the agent decided: `status`, `error_message` and `heuristic_score` (its rule
         score, 0-5, null when it has none). Every other column has a default that `columns`
         may replace with an expression (e.g. {'partial_phrase': 'matched_phrase'}).
-        `llm_replaces`: the metrics a usable LLM 점수 replaces the rule score for.
         Shared here, once (SCORING §2.3, §2.5, §3): LLM score precedence per metric (a usable
         score of the platform's per-metric columns, or the older LLM 점수), the gate,
         stability, the speed rubric the registry chose for the agent, and its band.
@@ -47,7 +46,7 @@
         {{ c.pass_ratio }} as pass_ratio,
         heuristic_score,
         llm_score,
-        {{ item_score_columns(llm_replaces) }},
+        {{ item_score_columns(agent_llm_score_metrics(agent)) }},
         execution_count,
         worker_count,
         llm_status,

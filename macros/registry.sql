@@ -12,6 +12,13 @@
 {%- endmacro %}
 
 
+{% macro agent_llm_score_metrics(agent) -%}
+    {#- The metrics an export's single LLM 점수 stands for (the platform's per-metric columns
+        name their own). -#}
+    {{ return(agent_spec(agent).get('llm_score_metrics', ['intent', 'accuracy'])) }}
+{%- endmacro %}
+
+
 {% macro agent_file_patterns(agent) -%}
     {#- The file name patterns of a registered agent; `<agent>_*.csv` when it lists none. -#}
     {{ return(agent_spec(agent).get('files', [agent ~ '_*.csv'])) }}

@@ -36,9 +36,9 @@ SHARED = [
     REPO / "scripts/agent_scoring/templates/_repeats.md.j2",
 ]
 # the real plan export's report, by digest
-REAL_PLAN_REPORT_SHA256 = "501b2b85131819f6c00e6e69acce52cd61e5d3c9b80f529803435bb4457cdfaa"
+REAL_PLAN_REPORT_SHA256 = "919c41cea8955cce7f7e9a3803fac0f5ef293c6d1ad67137bbbe3fa740add3dd"
 # the sections added since 3d4a6fc, and each report as it was then (without them), by digest
-ADDED_SECTIONS = ("반복 실행: pass@k · pass^k",)
+ADDED_SECTIONS = ("반복 실행: pass@k · pass^k", "LLM 채점 검증", "2점 이상 차이 나는 문항")
 BEFORE_SHA256 = {
     "plan_agent_sample.csv": "a404d41a31ce9c9aa5738c93213c81aa28be36224d7832d57e9a98ffb3fced92",
     "resume_agent_sample.csv": "dfd28cec113a9aa0cface42e9b20c3b0767d5d007bbbaccdcc57c53167142349",

@@ -22,6 +22,7 @@ with registry as (
         {{ 'true' if spec.get('check_results') else 'false' }} as has_check_results,
         {{ sql_list(agent_own_marts(name)) }} as own_marts,
         {{ sql_string(tojson(spec.get('settings', {}))) }}::json as settings,
+        {{ sql_list(agent_llm_score_metrics(name)) }} as llm_score_metrics,
         {{ sql_string(local_md5(tojson(spec) ~ '|' ~ model_code_digest(agent_model_names(name)))) }}
             as definition_digest,
         concat_ws('|', {{ seed_digest(ref('agent_tracks'), "agent = " ~ sql_string(name)) }}
@@ -65,6 +66,7 @@ select
     md5(
         shared.shared_rules_fingerprint || '|' || registry.definition_digest || '|'
         || registry.seed_digest
-    ) as rules_fingerprint
+    ) as rules_fingerprint,
+    registry.llm_score_metrics
 from registry
 cross join shared

@@ -55,5 +55,9 @@ select
     response_time_problem,
     -- when this row was scored: a later build that leaves the file and its rules alone
     -- keeps the row (and this time) as it is
-    current_timestamp::timestamp as scored_at
+    current_timestamp::timestamp as scored_at,
+    rule_intent_score,
+    rule_accuracy_score,
+    rule_stability_score,
+    rule_speed_score
 from items

@@ -19,4 +19,4 @@ scored as (
     where {{ changed_files_only('matches.source_file') }}
 )
 
-{{ item_scores_from('scored', 'url_agent', llm_replaces=['intent']) }}
+{{ item_scores_from('scored', 'url_agent') }}

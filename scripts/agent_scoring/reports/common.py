@@ -23,6 +23,7 @@ from agent_scoring.reports import (
     tables,
 )
 from agent_scoring.reports.data_quality import data_quality_by_file
+from agent_scoring.reports.llm_audit import audits
 
 SCORE_BUCKETS = [0, 1, 2, 3, 4, 5]
 GENERIC_TEMPLATE = "generic_report.md.j2"
@@ -440,6 +441,7 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
         "own_marts": own_marts(con, list(spec["own_marts"] or []), source_files),
         "previous_run": previous_runs(con, source_files),
         "data_quality": data_quality_by_file(con, agent, source_files),
+        "llm_audit": audits(con, agent, source_files),
     }
     return [
         {
