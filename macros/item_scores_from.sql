@@ -56,7 +56,9 @@
         llm_consistency_score,
         llm_stability_score,
         llm_speed_score,
-        response_time_problem
+        response_time_problem,
+        llm_model,
+        prompt_version
     from (
         select
             *,

@@ -31,3 +31,15 @@
 {% macro duckdb__mean_in_order(column, order_by) -%}
     list_avg(list({{ column }} order by {{ order_by }}))
 {%- endmacro %}
+
+
+{% macro percentile_nearest_rank(expression, fraction, filter=none) -%}
+    {#- The nearest-rank percentile of `expression` (the smallest value with at least
+        `fraction` of the rows at or below it; no interpolation) over the rows `filter`
+        keeps: how the team's platform reports p50 / p90. -#}
+    {{ return(adapter.dispatch('percentile_nearest_rank', 'agent_scoring')(expression, fraction, filter)) }}
+{%- endmacro %}
+
+{% macro duckdb__percentile_nearest_rank(expression, fraction, filter) -%}
+    quantile_disc({{ expression }}, {{ fraction }}){{ ' filter (where ' ~ filter ~ ')' if filter }}
+{%- endmacro %}

@@ -59,5 +59,9 @@ select
     rule_intent_score,
     rule_accuracy_score,
     rule_stability_score,
-    rule_speed_score
+    rule_speed_score,
+    {{ total_score('intent_score', 'accuracy_score', 'stability_score', 'llm_consistency_score') }}
+        as total_score,
+    llm_model,
+    prompt_version
 from items

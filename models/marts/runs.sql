@@ -222,7 +222,9 @@ select
     figures.pass_k,
     figures.pass_any_round_rate,
     figures.pass_all_rounds_rate,
-    figures.flaky_query_count
+    figures.flaky_query_count,
+    runs.llm_models,
+    runs.prompt_versions
 from with_shares as runs
 left join (
     select agent, source_file, first(test_set_key order by depth) as test_set_key

@@ -36,7 +36,9 @@ files as (
         {{ percentile_cont('response_time_sec', 0.9, "speed_rubric = '" ~ rubric ~ "'") }}
             as p90_{{ rubric }}_sec,
         {%- endfor %}
-        count(response_time_sec) as timed_count
+        count(response_time_sec) as timed_count,
+        {{ string_agg_sorted('llm_model', "', '", distinct=true) }} as llm_models,
+        {{ string_agg_sorted('prompt_version', "', '", distinct=true) }} as prompt_versions
     from items
     group by agent, source_file
 )
@@ -62,5 +64,7 @@ select
     files.p50_{{ rubric }}_sec,
     files.p90_{{ rubric }}_sec,
     {%- endfor %}
-    files.timed_count
+    files.timed_count,
+    files.llm_models,
+    files.prompt_versions
 from files

@@ -70,6 +70,7 @@ select
     llm_status,
     llm_status_class,
     llm_model,
+    prompt_version,
     try_cast(llm_score as double) as llm_score_raw,
     try_cast(llm_intent_score as double) as llm_intent_score_raw,
     try_cast(llm_accuracy_score as double) as llm_accuracy_score_raw,

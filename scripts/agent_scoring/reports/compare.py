@@ -112,6 +112,18 @@ def trend_chart(runs: list[dict]) -> dict:
     }
 
 
+# what graded a run on the platform (runs columns): runs graded differently may differ by it
+GRADING = (("llm_models", "LLM 모델"), ("prompt_versions", "프롬프트 버전"))
+
+
+def grading_changes(pair: history.Pair) -> list[dict]:
+    """The grading conditions (model, prompt) in which base and head differ."""
+    if pair.base is None:
+        return []
+    return [{"label": label, "base": pair.base.get(column), "head": pair.head.get(column)}
+            for column, label in GRADING if pair.base.get(column) != pair.head.get(column)]
+
+
 def context(con: Connection, pair: history.Pair, trend_runs: int) -> dict:
     changes = history.changes(con, pair)
     counts = {change: sum(c["change"] == change for c in changes)
@@ -122,6 +134,7 @@ def context(con: Connection, pair: history.Pair, trend_runs: int) -> dict:
         "head": pair.head,
         "base": pair.base,
         "headline": headline(pair),
+        "grading_changes": grading_changes(pair),
         "counts": counts,
         "sections": grouped(changes),
         "latency": latency_rows(con, pair),

@@ -1,0 +1,43 @@
+{{ config(materialized='view') }}
+-- Per agent, file and 카테고리: how its items fail - errors, empty replies, totals below
+-- var('fail_total_below') - and the most frequent error pattern (digits folded to N), as
+-- the team's platform groups its failure patterns.
+
+with items as (
+    select
+        *,
+        coalesce(category, '(없음)') as category_name,
+        case
+            when status = 'error'
+                then left({{ regex_replace('error_message', "'[0-9]+'", "'N'") }}, 80)
+            when status = 'empty' then '(빈 응답)'
+            when total_score < {{ var('fail_total_below') }} then '(종합 점수 미달)'
+        end as failure_pattern
+    from {{ ref('item_scores') }}
+),
+
+patterns as (
+    select agent, source_file, category_name, failure_pattern, count(*) as pattern_count
+    from items
+    where failure_pattern is not null
+    group by all
+)
+
+select
+    items.agent,
+    items.source_file,
+    items.category_name as category,
+    count(*) as item_count,
+    count(*) filter (where items.status = 'error') as error_count,
+    count(*) filter (where items.status = 'empty') as empty_count,
+    count(*) filter (where items.total_score < {{ var('fail_total_below') }}) as fail_count,
+    avg(items.total_score) as total_score,
+    (
+        select first(patterns.failure_pattern order by patterns.pattern_count desc,
+                     patterns.failure_pattern)
+        from patterns
+        where patterns.agent = items.agent and patterns.source_file = items.source_file
+            and patterns.category_name = items.category_name
+    ) as top_failure_pattern
+from items
+group by items.agent, items.source_file, items.category_name

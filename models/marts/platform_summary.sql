@@ -1,0 +1,37 @@
+{{ config(materialized='view') }}
+-- Per agent and file: the headline figures the team's platform reports, in its terms - the
+-- total (종합 점수) and the share of items failing it, latency p50 / p90 per speed class by
+-- nearest rank, error and empty rates.
+{%- set rubrics = var('speed_rubrics').keys() | list %}
+
+with items as (
+    select * from {{ ref('item_scores') }}
+)
+
+select
+    agent,
+    source_file,
+    count(*) as item_count,
+    avg(total_score) as total_score,
+    count(total_score) as total_scored_count,
+    count(llm_consistency_score) as consistency_given_count,
+    {{ var('fail_total_below') }}::double as fail_total_below,
+    count(*) filter (where total_score < {{ var('fail_total_below') }}) as fail_count,
+    count(*) filter (where total_score < {{ var('fail_total_below') }}) / nullif(count(total_score), 0)
+        as fail_rate,
+    count(*) filter (where status = 'error') / count(*) as error_rate,
+    count(*) filter (where status = 'empty') / count(*) as empty_rate,
+    {%- for rubric in rubrics %}
+    {{ percentile_nearest_rank('response_time_sec', 0.5, "speed_rubric = '" ~ rubric ~ "'") }}
+        as p50_{{ rubric }}_sec,
+    {{ percentile_nearest_rank('response_time_sec', 0.9, "speed_rubric = '" ~ rubric ~ "'") }}
+        as p90_{{ rubric }}_sec,
+    count(response_time_sec) filter (where speed_rubric = '{{ rubric }}')
+        as timed_{{ rubric }}_count,
+    {%- endfor %}
+    count(*) filter (where speed_rubric is null
+        or speed_rubric not in ({% for rubric in rubrics %}'{{ rubric }}'{{ ', ' if not loop.last }}{% endfor %}))
+        as unclassified_count,
+    count(*) filter (where response_time_sec is null) as untimed_count
+from items
+group by agent, source_file

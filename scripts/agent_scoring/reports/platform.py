@@ -1,0 +1,43 @@
+"""The report's "플랫폼 지표": the headline figures the team's platform reports, in its terms
+(marts platform_summary and category_failures)."""
+
+from __future__ import annotations
+
+from agent_scoring.reports import IN_FILES, Connection, rows_by_file, tables
+
+CLASS_NAMES = {"single": "SINGLE", "multi": "MULTI"}
+
+
+def platform_figures(con: Connection, agent: str, source_files: list[str]) -> dict[str, dict]:
+    """Per file: the summary row (None before the marts exist), its latency per speed class
+    and its categories."""
+    if "platform_summary" not in tables(con):
+        return {f: {"summary": None, "latency": [], "categories": []} for f in source_files}
+    summaries = rows_by_file(
+        con,
+        f"select * exclude (agent) from platform_summary "
+        f"where agent = ? and source_file {IN_FILES}",
+        [agent, source_files],
+    )
+    categories = rows_by_file(
+        con,
+        f"""
+        select source_file, category, item_count, error_count, empty_count, fail_count,
+               total_score, top_failure_pattern
+        from category_failures
+        where agent = ? and source_file {IN_FILES}
+        order by fail_count + error_count + empty_count desc, category
+        """,
+        [agent, source_files],
+    )
+    result = {}
+    for f in source_files:
+        summary = summaries[f][0] if summaries[f] else None
+        latency = [
+            {"name": name, "p50": summary[f"p50_{rubric}_sec"],
+             "p90": summary[f"p90_{rubric}_sec"], "timed": summary[f"timed_{rubric}_count"]}
+            for rubric, name in CLASS_NAMES.items()
+            if summary and summary[f"timed_{rubric}_count"]
+        ]
+        result[f] = {"summary": summary, "latency": latency, "categories": categories[f]}
+    return result
