@@ -36,10 +36,10 @@ SHARED = [
     REPO / "scripts/agent_scoring/templates/_repeats.md.j2",
 ]
 # the real plan export's report, by digest
-REAL_PLAN_REPORT_SHA256 = "fdd957ece2998cb90684855353ec1e59c52631c17acb87dc1faaff26ca52bfa2"
+REAL_PLAN_REPORT_SHA256 = "488533fe2d311e0c2987f013e0d13bf29daab09654bbc8440a090298aaf0a574"
 # the sections added since 3d4a6fc, and each report as it was then (without them), by digest
 ADDED_SECTIONS = ("반복 실행: pass@k · pass^k", "LLM 채점 검증", "2점 이상 차이 나는 문항",
-                  "플랫폼 지표", "카테고리별 실패 패턴")
+                  "플랫폼 지표", "카테고리별 실패 패턴", "운영 체크리스트")
 BEFORE_SHA256 = {
     "plan_agent_sample.csv": "a404d41a31ce9c9aa5738c93213c81aa28be36224d7832d57e9a98ffb3fced92",
     "resume_agent_sample.csv": "dfd28cec113a9aa0cface42e9b20c3b0767d5d007bbbaccdcc57c53167142349",

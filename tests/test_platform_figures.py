@@ -57,3 +57,17 @@ def test_compare_says_when_base_and_head_were_graded_differently():
     head = {"llm_models": "HCX-007, gpt-4o-mini", "prompt_versions": "v3"}
     assert grading_changes(Pair("plan_agent", head, base)) == [
         {"label": "LLM 모델", "base": "gpt-4o-mini", "head": "HCX-007, gpt-4o-mini"}]
+
+
+def test_the_report_checks_every_checklist_line_from_the_mart(con):
+    lines = all_rows(con, "select line_no, check_text, figure, passed, hint from ops_checklist "
+                          "where source_file = ? order by line_no",
+                     ["resume_agent_published.csv"])
+    assert [line["line_no"] for line in lines] == list(range(1, 10))  # tracks: all nine
+    text = render_report(con, "resume_agent", "resume_agent_published.csv")
+    table = table_with_header(text, "판정", "확인 결과")
+    assert [(row[0], row[1], row[2]) for row in table[1:]] == [
+        ("✓" if line["passed"] else "⚠", line["check_text"], line["figure"]) for line in lines]
+    assert all((row[3] == "-") == (row[0] == "✓") for row in table[1:])  # ⚠ says what to check
+    # the published fixture's tracks are those of the team's report: 110 / 8 / 46
+    assert lines[5]["figure"].startswith("Track 1 110건, Track 2 8건, Track 3 46건")

@@ -43,3 +43,13 @@
 {% macro duckdb__percentile_nearest_rank(expression, fraction, filter) -%}
     quantile_disc({{ expression }}, {{ fraction }}){{ ' filter (where ' ~ filter ~ ')' if filter }}
 {%- endmacro %}
+
+
+{% macro string_agg_ordered(expression, separator, order_by) -%}
+    {#- The values of `expression` joined by `separator` in the order of `order_by`. -#}
+    {{ return(adapter.dispatch('string_agg_ordered', 'agent_scoring')(expression, separator, order_by)) }}
+{%- endmacro %}
+
+{% macro duckdb__string_agg_ordered(expression, separator, order_by) -%}
+    string_agg({{ expression }}, {{ separator }} order by {{ order_by }})
+{%- endmacro %}

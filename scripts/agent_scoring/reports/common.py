@@ -24,7 +24,7 @@ from agent_scoring.reports import (
 )
 from agent_scoring.reports.data_quality import data_quality_by_file
 from agent_scoring.reports.llm_audit import audits
-from agent_scoring.reports.platform import platform_figures
+from agent_scoring.reports.platform import checklists, platform_figures
 
 SCORE_BUCKETS = [0, 1, 2, 3, 4, 5]
 GENERIC_TEMPLATE = "generic_report.md.j2"
@@ -444,6 +444,7 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
         "data_quality": data_quality_by_file(con, agent, source_files),
         "llm_audit": audits(con, agent, source_files),
         "platform": platform_figures(con, agent, source_files),
+        "checklist": checklists(con, agent, source_files),
     }
     return [
         {

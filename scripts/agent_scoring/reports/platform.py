@@ -1,9 +1,9 @@
-"""The report's "플랫폼 지표": the headline figures the team's platform reports, in its terms
-(marts platform_summary and category_failures)."""
+"""The report's "플랫폼 지표" (the headline figures the team's platform reports, in its terms:
+marts platform_summary and category_failures) and "운영 체크리스트" (mart ops_checklist)."""
 
 from __future__ import annotations
 
-from agent_scoring.reports import IN_FILES, Connection, rows_by_file, tables
+from agent_scoring.reports import IN_FILES, ByFile, Connection, rows_by_file, tables
 
 CLASS_NAMES = {"single": "SINGLE", "multi": "MULTI"}
 
@@ -41,3 +41,19 @@ def platform_figures(con: Connection, agent: str, source_files: list[str]) -> di
         ]
         result[f] = {"summary": summary, "latency": latency, "categories": categories[f]}
     return result
+
+
+def checklists(con: Connection, agent: str, source_files: list[str]) -> ByFile:
+    """Per file: the lines of the seeds' operational checklists (mart ops_checklist)."""
+    if "ops_checklist" not in tables(con):
+        return {f: [] for f in source_files}
+    return rows_by_file(
+        con,
+        f"""
+        select source_file, line_no, seed_ref, check_text, figure, passed, hint
+        from ops_checklist
+        where agent = ? and source_file {IN_FILES}
+        order by line_no
+        """,
+        [agent, source_files],
+    )
