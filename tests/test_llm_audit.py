@@ -34,6 +34,7 @@ def rule_scores(con) -> dict[str, dict]:
         inner join query_consistency as q
             on q.source_file = i.source_file and q.query_id = i.query_id and q.track = 'all'
         where i.source_file = ?
+        order by i.record_no
         """,
         [REAL_PLAN.name],
     )
@@ -49,7 +50,9 @@ def planted(agent_warehouse, tmp_path_factory):
     fast = next(r for r in items if r["speed"] >= 4)
     failing = next(r for r in items if r["check_passed"] < r["check_count"] and r["accuracy"] <= 2)
     clean = next(r for r in items if r["item_id"] not in (fast["item_id"], failing["item_id"]))
-    off_by_one = next(r for r in items if r["intent"] <= 4
+    # one point up that stays on its side of the pass line (3 → 4): the LLM's intent is the
+    # score used, so crossing it would change the query's consistency too
+    off_by_one = next(r for r in items if r["intent"] in (3, 4)
                       and r["item_id"] not in (fast["item_id"], failing["item_id"]))
     flaky = next(r for r in items if r["consistency"] == 0)
     errors = {
