@@ -24,6 +24,8 @@ ByFile = dict[str, list[dict]]
 
 # `source_file {IN_FILES}`: the batched queries' filter, one varchar[] of the files rendered.
 IN_FILES = "in (select unnest(?::varchar[]))"
+# the speed rubrics as every report names them
+RUBRIC_NAMES = {"single": "단일", "multi": "복수"}
 
 
 @dataclass(frozen=True)

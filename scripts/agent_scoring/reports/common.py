@@ -14,6 +14,7 @@ from types import ModuleType
 
 from agent_scoring.reports import (
     IN_FILES,
+    RUBRIC_NAMES,
     ByFile,
     Connection,
     Reporter,
@@ -30,7 +31,6 @@ SCORE_BUCKETS = [0, 1, 2, 3, 4, 5]
 GENERIC_TEMPLATE = "generic_report.md.j2"
 REQUIRED_TABLES = ("agents", "item_scores", "round_scores", "set_scores", "consistency",
                    "query_consistency", "check_results", "speed_bands")
-RUBRIC_NAMES = {"single": "단일", "multi": "복수"}
 # The speed rubrics each registry rule can give an agent's rows, for the criteria section.
 RUBRICS_OF_RULE = {
     "single": ("single",), "multi": ("multi",),

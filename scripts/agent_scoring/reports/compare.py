@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from agent_scoring import history
 from agent_scoring.markdown import one_line
-from agent_scoring.reports import Connection, rows
+from agent_scoring.reports import RUBRIC_NAMES, Connection, rows
 
 CHANGE_TITLES = {
     "regressed": "회귀 (통과 → 실패)",
@@ -15,7 +15,6 @@ CHANGE_TITLES = {
     "new": "새 질의 (이번 실행에만 있음)",
     "removed": "빠진 질의 (이전 실행에만 있음)",
 }
-RUBRIC_NAMES = {"single": "단일", "multi": "복수"}
 
 
 def output_name(pair: history.Pair) -> str:

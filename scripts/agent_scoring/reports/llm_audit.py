@@ -4,7 +4,14 @@ more, with what the rules saw."""
 
 from __future__ import annotations
 
-from agent_scoring.reports import IN_FILES, ByFile, Connection, rows_by_file, tables
+from agent_scoring.reports import (
+    IN_FILES,
+    RUBRIC_NAMES,
+    ByFile,
+    Connection,
+    rows_by_file,
+    tables,
+)
 
 METRIC_LABELS = {
     "intent": "의도 충족", "accuracy": "정확성", "consistency": "일관성",
@@ -12,7 +19,6 @@ METRIC_LABELS = {
 }
 # rules that need no judgement: where the LLM's score differs, the LLM is wrong
 NO_JUDGEMENT = ("speed", "stability")
-RUBRIC_NAMES = {"single": "단일", "multi": "복수"}
 SHOWN = 30
 
 
