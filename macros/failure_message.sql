@@ -10,3 +10,11 @@
         nullif(trim({{ results }}.raw_error), '')
     )
 {%- endmacro %}
+
+
+{% macro error_pattern(message, length=80) -%}
+    {#- The shape of an error message, for counting failures alike: digits folded to N (a
+        timeout of 30000 ms and one of 31000 ms are one pattern), cut to `length`. The
+        report's failure-pattern table folds them the same way. -#}
+    left({{ regex_replace(message, "'[0-9]+'", "'N'") }}, {{ length }})
+{%- endmacro %}

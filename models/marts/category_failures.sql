@@ -9,7 +9,7 @@ with items as (
         coalesce(category, '(없음)') as category_name,
         case
             when status = 'error'
-                then left({{ regex_replace('error_message', "'[0-9]+'", "'N'") }}, 80)
+                then {{ error_pattern('error_message', 80) }}
             when status = 'empty' then '(빈 응답)'
             when total_score < {{ var('fail_total_below') }} then '(종합 점수 미달)'
         end as failure_pattern

@@ -68,7 +68,7 @@ patterns as (
         query_id,
         case
             when status = 'error'
-                then left({{ regex_replace('error_message', "'[0-9]+'", "'N'") }}, 60)
+                then {{ error_pattern('error_message', 60) }}
             when status = 'empty' then '(빈 응답)'
             else coalesce(category, '(카테고리 없음)')
         end as pattern,
