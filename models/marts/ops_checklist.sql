@@ -61,11 +61,6 @@ patterns as (
         source_file,
         intent_score,
         speed_points,
-        status,
-        raw_json_is_valid,
-        response_time_sec,
-        track,
-        query_id,
         case
             when status = 'error'
                 then {{ error_pattern('error_message', 60) }}
@@ -77,7 +72,7 @@ patterns as (
 ),
 
 low_scores as (
-    select agent, source_file, count(*) as n,
+    select agent, source_file,
         {{ string_agg_ordered("pattern || ' ' || pattern_count || '건'", "', '", 'rank') }} as top
     from (
         select agent, source_file, pattern, count(*) as pattern_count,
@@ -88,12 +83,6 @@ low_scores as (
         group by agent, source_file, pattern
     ) as ranked
     where rank <= 3
-    group by agent, source_file
-),
-
-low_score_counts as (
-    select agent, source_file, count(*) filter (where intent_score <= 2) as low_count
-    from patterns
     group by agent, source_file
 ),
 
@@ -117,6 +106,7 @@ item_counts as (
     select
         agent,
         source_file,
+        count(*) filter (where intent_score <= 2) as low_count,
         count(*) filter (where speed_points between 2 and 3) as mid_speed_count,
         count(*) filter (where status = 'error') as error_count,
         count(*) filter (where status = 'empty') as empty_count,
@@ -232,12 +222,11 @@ lines as (
     select
         h.agent, h.source_file, 3, 'seed 001 §6',
         '0/1/2점 구간의 오탐이 과도한지 (패턴)',
-        '0~2점 ' || l.low_count || '건 (' || round(100.0 * l.low_count / h.item_count, 1)
+        '0~2점 ' || h.low_count || '건 (' || round(100.0 * h.low_count / h.item_count, 1)
             || '%)' || coalesce(': ' || low_scores.top, ''),
-        l.low_count <= {{ limits.low_score_share_warn }} * h.item_count,
+        h.low_count <= {{ limits.low_score_share_warn }} * h.item_count,
         '0~2점이 ' || {{ limits.low_score_share_warn * 100 }} || '%를 넘음: 상위 패턴의 기대결과·체크를 확인'
     from with_history as h
-    inner join low_score_counts as l on l.agent = h.agent and l.source_file = h.source_file
     left join low_scores on low_scores.agent = h.agent and low_scores.source_file = h.source_file
     union all
     select
