@@ -1,13 +1,21 @@
 {{ config(materialized='view') }}
 -- Per agent and file: the headline figures the team's platform reports, in its terms - the
 -- total (종합 점수) and the share of items failing it, latency p50 / p90 per speed class by
--- nearest rank, error and empty rates.
+-- nearest rank, error and empty rates; the total's 95% interval, clustered by Query ID.
 {%- set rubrics = var('speed_rubrics').keys() | list %}
 
 with items as (
     select * from {{ ref('item_scores') }}
-)
+),
 
+total_errors as (
+    {{ clustered_standard_errors(
+        "(select agent, source_file, coalesce(query_id, '#' || record_no) as query_cluster,"
+            ~ " total_score from items)",
+        ['agent', 'source_file'], 'query_cluster', ['total_score']) }}
+),
+
+summary as (
 select
     agent,
     source_file,
@@ -35,3 +43,14 @@ select
     count(*) filter (where response_time_sec is null) as untimed_count
 from items
 group by agent, source_file
+)
+
+select
+    summary.*,
+    {{ normal_ci('summary.total_score', 'total_errors.total_score_se', 'low', 0, 5) }}
+        as total_score_ci_low,
+    {{ normal_ci('summary.total_score', 'total_errors.total_score_se', 'high', 0, 5) }}
+        as total_score_ci_high
+from summary
+left join total_errors
+    on total_errors.agent = summary.agent and total_errors.source_file = summary.source_file

@@ -1,6 +1,7 @@
 {{ config(materialized='view') }}
 -- Set (세트) figures: the mean of the round figures (SCORING §2.6), never a weighted total;
--- consistency and how queries fare over repeated rounds (pass@k, pass^k, flaky).
+-- consistency and how queries fare over repeated rounds (pass@k, pass^k, flaky); 95%
+-- intervals (macros/confidence.sql).
 -- A view: a mean over the few stored round rows of a file.
 
 with rounds as (
@@ -36,7 +37,8 @@ sets as (
         {{ mean_in_order('accuracy_score', 'round_label') }} as accuracy_score,
         {{ mean_in_order('stability_score', 'round_label') }} as stability_score,
         {{ mean_in_order('mean_response_time_sec', 'round_label') }} as mean_response_time_sec,
-        {{ mean_in_order('item_speed_points_mean', 'round_label') }} as item_speed_points_mean
+        {{ mean_in_order('item_speed_points_mean', 'round_label') }} as item_speed_points_mean,
+        {{ mean_in_order('total_score', 'round_label') }} as total_score
     from rounds
     group by agent, source_file, track
 )
@@ -64,7 +66,16 @@ select
     repeats.pass_any_round_rate,
     repeats.pass_all_rounds_rate,
     coalesce(repeats.flaky_query_count, 0) as flaky_query_count,
-    coalesce(repeats.fewer_rounds_query_count, 0) as fewer_rounds_query_count
+    coalesce(repeats.fewer_rounds_query_count, 0) as fewer_rounds_query_count,
+    {{ figure_intervals('sets', 'errors') }},
+    {{ wilson_ci('consistency.consistency_score / 5', 'consistency.eligible_queries', 'low', 5) }}
+        as consistency_score_ci_low,
+    {{ wilson_ci('consistency.consistency_score / 5', 'consistency.eligible_queries', 'high', 5) }}
+        as consistency_score_ci_high,
+    {%- for rate in ['pass_any_round_rate', 'pass_all_rounds_rate'] %}
+    {{ wilson_ci('repeats.' ~ rate, 'repeats.pass_k_query_count', 'low') }} as {{ rate }}_ci_low,
+    {{ wilson_ci('repeats.' ~ rate, 'repeats.pass_k_query_count', 'high') }} as {{ rate }}_ci_high{{ ',' if not loop.last }}
+    {%- endfor %}
 from sets
 left join consistency
     on consistency.agent = sets.agent
@@ -74,3 +85,8 @@ left join repeats
     on repeats.agent = sets.agent
     and repeats.source_file = sets.source_file
     and repeats.track = sets.track
+left join {{ ref('int_scoring__figure_errors') }} as errors
+    on errors.scope = 'set'
+    and errors.agent = sets.agent
+    and errors.source_file = sets.source_file
+    and errors.track = sets.track

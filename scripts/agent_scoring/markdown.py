@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 import shlex
+from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
@@ -112,6 +113,18 @@ def pct(value: object, digits: int = 1) -> str:
     return f"{float(value) * 100:.{digits}f}%"
 
 
+def interval(row: Mapping | None, column: str, digits: int = 2, as_pct: bool = False) -> str:
+    """' (95% CI low–high)' of a figure from its row's `<column>_ci_low` / `_ci_high`, or ''
+    when the row has no interval for it."""
+    if not row:
+        return ""
+    low, high = row.get(f"{column}_ci_low"), row.get(f"{column}_ci_high")
+    if low is None or high is None:
+        return ""
+    shown = (pct(low), pct(high)) if as_pct else (num(low, digits), num(high, digits))
+    return f" (95% CI {shown[0]}–{shown[1]})"
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(
@@ -133,6 +146,7 @@ def environment() -> Environment:
     env.filters["signed"] = signed
     env.filters["percent_change"] = percent_change
     env.filters["shell_quote"] = shell_quote
+    env.filters["ci"] = interval
     # a last guard for literal template text mixed with values
     env.finalize = lambda value: _CONTROLS.sub("", value) if isinstance(value, str) else value
     return env

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -95,3 +97,22 @@ def without_sections(text: str, titles: tuple[str, ...]) -> str:
         if not skipping:
             kept.append(line)
     return "".join(kept)
+
+
+_INTERVAL = re.compile(r" \(95% CI [^()]*\)")
+_MERMAID = re.compile(r"```mermaid\n.*?\n```\n\n?", re.S)
+
+
+def without_intervals(text: str) -> str:
+    """The report with every inline " (95% CI low–high)" left out."""
+    return _INTERVAL.sub("", text)
+
+
+def without_charts(text: str) -> str:
+    """The report with every mermaid block (and the blank line after it) left out."""
+    return _MERMAID.sub("", text)
+
+
+def mermaid_blocks(text: str) -> list[str]:
+    """The source of every mermaid block, as a renderer receives it."""
+    return [tok.content for tok in parse(text) if tok.type == "fence" and tok.info == "mermaid"]

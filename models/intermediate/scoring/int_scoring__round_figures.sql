@@ -33,7 +33,8 @@ rounds as (
         {{ mean_score('stability_score') }} as stability_score,
         count(response_time_sec) as timed_count,
         {{ mean_score('response_time_sec') }} as mean_response_time_sec,
-        {{ mean_score('speed_points') }} as item_speed_points_mean
+        {{ mean_score('speed_points') }} as item_speed_points_mean,
+        {{ mean_score('total_score') }} as total_score
     from item_groups
     group by agent, source_file, round_label, track_group
 )
@@ -59,5 +60,6 @@ select
     timed_count,
     mean_response_time_sec,
     {{ speed_points('mean_response_time_sec', 'speed_rubric') }} as speed_points,
-    item_speed_points_mean
+    item_speed_points_mean,
+    total_score
 from rounds

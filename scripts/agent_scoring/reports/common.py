@@ -54,6 +54,15 @@ def sources(con: Connection, agent: str) -> list[str]:
     ]
 
 
+# the 95% interval columns round_scores and set_scores share (macros/confidence.sql)
+INTERVALS = ", ".join(
+    f"{figure}_ci_{end}"
+    for figure in ("intent_score", "accuracy_score", "stability_score", "mean_response_time_sec",
+                   "speed_points", "item_speed_points_mean")
+    for end in ("low", "high")
+)
+
+
 def rounds(con: Connection, agent: str, source_files: list[str], track: str = "all") -> ByFile:
     """Per file: round figures in round order, then the set as a last row labelled '세트'."""
     per_round = rows_by_file(
@@ -62,7 +71,7 @@ def rounds(con: Connection, agent: str, source_files: list[str], track: str = "a
         select source_file, round_label as label, item_count, scored_count, error_count,
                empty_count, llm_count, heuristic_count, intent_score, accuracy_score,
                stability_score, timed_count, mean_response_time_sec, speed_points,
-               item_speed_points_mean, speed_rubric
+               item_speed_points_mean, speed_rubric, {INTERVALS}
         from round_scores
         where agent = ? and source_file {IN_FILES} and track = ?
         order by round_room nulls last, round_repeat nulls last, round_label
@@ -75,7 +84,8 @@ def rounds(con: Connection, agent: str, source_files: list[str], track: str = "a
         select source_file, '세트' as label, item_count, error_count, empty_count, llm_count,
                heuristic_count, intent_score, accuracy_score, stability_score,
                mean_response_time_sec, speed_points, item_speed_points_mean,
-               consistency_score, speed_rubric
+               consistency_score, speed_rubric, {INTERVALS},
+               consistency_score_ci_low, consistency_score_ci_high
         from set_scores
         where agent = ? and source_file {IN_FILES} and track = ?
         """,
@@ -310,7 +320,9 @@ def repeats(con: Connection, agent: str, source_files: list[str]) -> ByFile:
         con,
         f"""
         select source_file, track, pass_k, pass_k_query_count, pass_any_round_rate,
-               pass_all_rounds_rate, flaky_query_count, fewer_rounds_query_count
+               pass_all_rounds_rate, flaky_query_count, fewer_rounds_query_count,
+               pass_any_round_rate_ci_low, pass_any_round_rate_ci_high,
+               pass_all_rounds_rate_ci_low, pass_all_rounds_rate_ci_high
         from set_scores
         where agent = ? and source_file {IN_FILES} and pass_k is not null
         order by track <> 'all', track

@@ -1,0 +1,78 @@
+{{ config_incremental_by_file() }}
+-- The standard errors of the round and set figures, clustered by Query ID (macros/confidence.sql);
+-- round_scores and set_scores turn them into 95% intervals. Computed per source file as
+-- its item rows change.
+
+with items as (
+    select * from {{ ref('item_scores') }}
+    where {{ changed_files_only() }}
+),
+
+item_groups as (
+    {{ item_groups('items') }}
+),
+
+clustered as (
+    select
+        agent,
+        source_file,
+        file_fingerprint,
+        track_group as track,
+        round_label,
+        -- an item without a Query ID is a query of its own
+        coalesce(query_id, '#' || record_no) as query_cluster,
+        intent_score,
+        accuracy_score,
+        stability_score,
+        response_time_sec,
+        speed_points,
+        total_score
+    from item_groups
+),
+
+{%- set figures = ['intent_score', 'accuracy_score', 'stability_score', 'response_time_sec',
+    'speed_points', 'total_score'] %}
+
+round_errors as (
+    {{ clustered_standard_errors(
+        'clustered', ['agent', 'source_file', 'file_fingerprint', 'track', 'round_label'],
+        'query_cluster', figures) }}
+),
+
+set_errors as (
+    {{ clustered_standard_errors(
+        'clustered', ['agent', 'source_file', 'file_fingerprint', 'track'],
+        'query_cluster', figures, stratum='round_label') }}
+)
+
+select
+    agent,
+    source_file,
+    file_fingerprint,
+    track,
+    'round' as scope,
+    round_label,
+    cluster_count,
+    intent_score_se,
+    accuracy_score_se,
+    stability_score_se,
+    response_time_sec_se as mean_response_time_sec_se,
+    speed_points_se as item_speed_points_mean_se,
+    total_score_se
+from round_errors
+union all
+select
+    agent,
+    source_file,
+    file_fingerprint,
+    track,
+    'set' as scope,
+    null as round_label,
+    cluster_count,
+    intent_score_se,
+    accuracy_score_se,
+    stability_score_se,
+    response_time_sec_se as mean_response_time_sec_se,
+    speed_points_se as item_speed_points_mean_se,
+    total_score_se
+from set_errors
