@@ -20,7 +20,7 @@
         G / (G - 1) × the sum of the squared cluster totals, G the clusters with a value
         (CR1, as Stata's `vce(cluster)`). Null below 2 clusters. Sums run in a fixed order,
         so the figure is the same from one build to the next. Output: the group columns,
-        `cluster_count`, and `<value>_se` per value.
+        `cluster_count`, and per value `<value>_estimate` (the figure) and `<value>_se`.
     -#}
     {%- set keys = group_by | join(', ') %}
     with se_items as (
@@ -50,7 +50,8 @@
         select
             {{ keys }},
             {%- for value in values %}
-            count({{ value }}_mean) as {{ value }}_strata{{ ',' if not loop.last }}
+            count({{ value }}_mean) as {{ value }}_strata,
+            {{ mean_in_order(value ~ '_mean', 'se_stratum') }} as {{ value }}_estimate{{ ',' if not loop.last }}
             {%- endfor %}
         from se_strata
         group by {{ keys }}
@@ -63,6 +64,7 @@
             {%- endfor %}
             se_items.se_cluster,
             {%- for value in values %}
+            any_value(se_groups.{{ value }}_estimate) as {{ value }}_estimate,
             {{ sum_in_order(
                 '(se_items.' ~ value ~ ' - se_strata.' ~ value ~ '_mean) / (se_groups.'
                     ~ value ~ '_strata * se_strata.' ~ value ~ '_n)',
@@ -80,6 +82,7 @@
         {{ keys }},
         count(*) as cluster_count,
         {%- for value in values %}
+        any_value({{ value }}_estimate) as {{ value }}_estimate,
         case
             when count({{ value }}_total) > 1
                 then sqrt(

@@ -7,7 +7,7 @@ import csv
 import pytest
 from agent_scoring.reports import render_report
 from conftest import REAL_PLAN
-from support.markdown import table_with_header
+from support.markdown import table_with_header, without_intervals
 from support.warehouse import all_rows, one
 
 pytestmark = pytest.mark.skipif(not REAL_PLAN.exists(), reason=f"{REAL_PLAN} is absent")
@@ -103,11 +103,15 @@ def test_no_llm_score_means_every_item_is_heuristic(con):
 
 def test_the_rendered_report_shows_the_published_figures(con):
     text = render_report(con, "plan_agent", FILE)
-    assert "1) 의도 충족 — 1/1: 2.31, 2/1: 2.53, 세트: 2.42" in text
-    assert "2) 정확성 — 1/1: 2.31, 2/1: 2.53, 세트: 2.42" in text
-    assert "3) 일관성 — 3.63 (both-pass 53 + both-fail 42 / 대상 Query ID 131" in text
-    assert "4) 응답 속도 (단일) — 1/1: 9.694초 / 3, 2/1: 9.418초 / 3, 세트: 9.556초 / 3" in text
-    assert "5) 안정성 — 5.00" in text
+    # the published figures, each now followed by its 95% interval
+    published = without_intervals(text)
+    assert "1) 의도 충족 — 1/1: 2.31, 2/1: 2.53, 세트: 2.42" in published
+    assert "2) 정확성 — 1/1: 2.31, 2/1: 2.53, 세트: 2.42" in published
+    assert "3) 일관성 — 3.63 (both-pass 53 + both-fail 42 / 대상 Query ID 131" in published
+    speed = "4) 응답 속도 (단일) — 1/1: 9.694초 / 3, 2/1: 9.418초 / 3, 세트: 9.556초 / 3"
+    assert speed in published
+    assert "5) 안정성 — 5.00" in published
+    assert "세트: 2.42 (95% CI " in text
     figures = table_with_header(text, "구분", "의도 충족")
     assert [row[7] for row in figures[1:]] == ["2.85", "3.05", "2.95"]
     scores = table_with_header(text, "구분", "채점 제외")

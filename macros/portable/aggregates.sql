@@ -65,3 +65,17 @@
 {% macro duckdb__sum_in_order(expression, order_by) -%}
     list_sum(list(({{ expression }})::double order by {{ order_by }}))
 {%- endmacro %}
+
+
+{% macro binomial_cdf_half(k, n) -%}
+    {#- P(X <= k) for X ~ Binomial(n, 1/2): the tail of an exact McNemar test. Summed in log
+        space (lgamma), so it stays finite for thousands of discordant pairs. -#}
+    {{ return(adapter.dispatch('binomial_cdf_half', 'agent_scoring')(k, n)) }}
+{%- endmacro %}
+
+{% macro duckdb__binomial_cdf_half(k, n) -%}
+    list_sum(list_transform(
+        range(0, ({{ k }}) + 1),
+        lambda i: exp(lgamma(({{ n }}) + 1) - lgamma(i + 1) - lgamma(({{ n }}) - i + 1) - ({{ n }}) * ln(2))
+    ))
+{%- endmacro %}

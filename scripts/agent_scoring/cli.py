@@ -307,6 +307,9 @@ def compare(agents, head, base, db_path, out_dir, to_stdout, trend_runs) -> None
               help="At most this many items passing in the base run and failing in the head.")
 @click.option("--max-p90-latency-increase", type=float,
               help="At most this percent more p90 latency than the base run, per rubric.")
+@click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True),
+              help="Fail on a significant drop of any metric at this level (e.g. 0.05), "
+                   "not on noise: see README, the CI gate.")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def check(agents, head, base, db_path, thresholds, output, **options) -> None:

@@ -6,8 +6,15 @@ Thresholds come from options and/or a YAML file:
     min_intent: 3.0              # head run's 의도 충족 (set, track 'all') at least this
     max_regressions: 0           # items that passed in the base run and fail in the head run
     max_p90_latency_increase: 20 # percent, per speed rubric, head p90 vs base p90
+    alpha: 0.05                  # fail on a significant drop of any run_comparisons metric
     agents:                      # per agent, over the ones above
       resume_agent: {min_intent: 4.0}
+
+`alpha` fails only on a drop that is unlikely to be noise (agent_scoring.significance): a
+metric's paired interval wholly below zero, or a McNemar p below the level with more
+regressions than improvements. The level is alpha divided by the number of metrics tested
+(Bonferroni), so that two runs of an unchanged agent fail the gate at most about alpha of
+the time, not once per metric.
 
 Options win over the file. A rule that needs a base run when the head has none (the first
 run of a test set) is skipped, never failed: the report says so.
@@ -15,12 +22,12 @@ run of a test set) is skipped, never failed: the report says so.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import yaml
 
-from agent_scoring import history
+from agent_scoring import history, significance
 from agent_scoring.reports import Connection
 
 # rule -> (runs column, label); a run figure that must be at least the threshold
@@ -31,7 +38,7 @@ MINIMA = {
     "min_consistency": ("consistency_score", "consistency"),
 }
 MAXIMA = ("max_regressions", "max_p90_latency_increase")
-RULES = (*MINIMA, *MAXIMA)
+RULES = (*MINIMA, *MAXIMA, "alpha")
 
 
 class ThresholdError(Exception):
@@ -48,6 +55,8 @@ class Result:
     value: float | None
     status: str  # pass, fail or skip
     detail: str
+    # the alpha rule: the metric's interval and p-values, and the level it was judged at
+    test: dict | None = None
 
 
 def load_thresholds(path: Path | None) -> dict:
@@ -77,6 +86,8 @@ def _rules(path: Path, data: dict, prefix: str = "") -> dict[str, float]:
             )
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ThresholdError(f"{path}: {prefix}{key} must be a number, not {value!r}")
+        if name == "alpha" and not 0 < value < 1:
+            raise ThresholdError(f"{path}: {prefix}{key} must be between 0 and 1, not {value!r}")
         rules[name] = float(value)
     return rules
 
@@ -113,7 +124,38 @@ def evaluate(con: Connection, pair: history.Pair, rules: dict[str, float]) -> li
                                 f"regressed {regressed} <= {_figure(rules['max_regressions'])}"))
     if "max_p90_latency_increase" in rules:
         found.extend(_latency(con, pair, rules["max_p90_latency_increase"], result))
+    if "alpha" in rules:
+        found.extend(_significant_drops(con, pair, rules["alpha"], result))
     return found
+
+
+def _significant_drops(con: Connection, pair: history.Pair, alpha: float, result) -> list[Result]:
+    if pair.base is None:
+        return [result("alpha", None, "skip", "no previous run to compare")]
+    rows = significance.comparisons(con, pair)
+    if not rows:
+        return [result("alpha", None, "skip", "no items in both runs")]
+    level = alpha / len(rows)
+    found = []
+    for row in rows:
+        change = significance.judge(row, level)
+        status = "fail" if change.verdict == "worse" else "pass"
+        p = min(x for x in (change.paired_p, change.mcnemar_p) if x is not None)
+        interval = ("no interval (fewer than two queries)" if change.ci_low is None
+                    else f"{1 - level:.2%} CI {change.ci_low:+.3f} to {change.ci_high:+.3f}")
+        detail = (f"{change.metric} {_signed(change.delta)} ({interval}), "
+                  f"regressed {change.regressed} · improved {change.improved}, "
+                  f"McNemar p {change.mcnemar_p:.3g}: "
+                  f"{'significant drop' if status == 'fail' else 'no significant drop'} "
+                  f"at {alpha:g}/{len(rows)}")
+        found.append(replace(result("alpha", p, status, detail), test={
+            **change.as_dict(), "level": level,
+            "ci95_low": row["delta_ci_low"], "ci95_high": row["delta_ci_high"]}))
+    return found
+
+
+def _signed(value: float | None) -> str:
+    return "-" if value is None else f"{value:+.3f}"
 
 
 def _figure(value: float) -> str:

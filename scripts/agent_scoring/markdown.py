@@ -125,6 +125,26 @@ def interval(row: Mapping | None, column: str, digits: int = 2, as_pct: bool = F
     return f" (95% CI {shown[0]}–{shown[1]})"
 
 
+def p_value(value: object) -> str:
+    """A p-value as people read it: p = 0.83, p = 0.041, p < 0.001."""
+    if value is None:
+        return "p = -"
+    number = float(value)
+    if number < 0.001:
+        return "p < 0.001"
+    return f"p = {number:.3f}" if number < 0.1 else f"p = {number:.2f}"
+
+
+def change(value: object, as_share: bool = False, plus: bool = True) -> str:
+    """A change of a figure with its sign: +0.25 on a 0-5 score, -5.3%p on a rate (an
+    interval's bounds without the plus: -0.25–0.03)."""
+    scaled = None if value is None or not as_share else float(value) * 100
+    shown = signed(scaled, 1) if as_share else signed(value, 2)
+    if not plus:
+        shown = shown.lstrip("+")
+    return shown if shown == "-" or not as_share else f"{shown}%p"
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(
@@ -147,6 +167,8 @@ def environment() -> Environment:
     env.filters["percent_change"] = percent_change
     env.filters["shell_quote"] = shell_quote
     env.filters["ci"] = interval
+    env.filters["p_value"] = p_value
+    env.filters["change"] = change
     # a last guard for literal template text mixed with values
     env.finalize = lambda value: _CONTROLS.sub("", value) if isinstance(value, str) else value
     return env

@@ -12,6 +12,7 @@ from importlib.resources import files as package_files
 from pathlib import PurePath
 from types import ModuleType
 
+from agent_scoring import significance
 from agent_scoring.reports import (
     IN_FILES,
     RUBRIC_NAMES,
@@ -419,7 +420,27 @@ def previous_runs(con: Connection, source_files: list[str]) -> dict[str, dict | 
         """,
         [source_files],
     )
-    return {f: found[f][0] if found[f] else None for f in source_files}
+    judged = comparisons_by_file(con, source_files)
+    return {f: {**found[f][0], "changes": judged[f]} if found[f] else None for f in source_files}
+
+
+def comparisons_by_file(con: Connection, source_files: list[str]) -> dict[str, list]:
+    """Per file: its run_comparisons rows against its previous run, judged at 95%."""
+    found = rows_by_file(
+        con,
+        f"""
+        select c.head_file as source_file, c.*
+        from run_comparisons as c
+        inner join runs on runs.source_file = c.head_file
+            and runs.previous_source_file = c.base_file
+        where c.head_file {IN_FILES}
+        """,
+        [source_files],
+    )
+    order = list(significance.METRICS)
+    return {f: [significance.judge(r) for r in sorted(found[f],
+                                                      key=lambda r: order.index(r["metric"]))]
+            for f in source_files}
 
 
 def speed_rubrics(con: Connection, rule: str) -> list[dict]:

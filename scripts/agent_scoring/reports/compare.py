@@ -3,7 +3,7 @@ base run, from the runs, item_changes and run_trends marts (agent_scoring.histor
 
 from __future__ import annotations
 
-from agent_scoring import history
+from agent_scoring import history, significance
 from agent_scoring.markdown import one_line
 from agent_scoring.reports import RUBRIC_NAMES, Connection, rows
 
@@ -133,6 +133,7 @@ def context(con: Connection, pair: history.Pair, trend_runs: int) -> dict:
         "head": pair.head,
         "base": pair.base,
         "headline": headline(pair),
+        "significance": significance.changes(con, pair),
         "grading_changes": grading_changes(pair),
         "counts": counts,
         "sections": grouped(changes),
