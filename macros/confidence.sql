@@ -18,8 +18,8 @@
         Linearised (delta method): each item's influence is (value - its stratum's mean) /
         (strata × the stratum's count); influences add up per cluster; the variance is
         G / (G - 1) × the sum of the squared cluster totals, G the clusters with a value
-        (CR1, as Stata's `vce(cluster)`). Null below 2 clusters. Sums run in a fixed order,
-        so the figure is the same from one build to the next. Output: the group columns,
+        (CR1, as Stata's `vce(cluster)`). Null below 2 clusters. Sums are exact
+        (exact_sum), so the figure is the same from one build to the next. Output: the group columns,
         `cluster_count`, and per value `<value>_estimate` (the figure) and `<value>_se`.
     -#}
     {%- set keys = group_by | join(', ') %}
@@ -65,10 +65,9 @@
             se_items.se_cluster,
             {%- for value in values %}
             any_value(se_groups.{{ value }}_estimate) as {{ value }}_estimate,
-            {{ sum_in_order(
+            {{ exact_sum(
                 '(se_items.' ~ value ~ ' - se_strata.' ~ value ~ '_mean) / (se_groups.'
-                    ~ value ~ '_strata * se_strata.' ~ value ~ '_n)',
-                'se_items.se_stratum, se_items.' ~ value) }} as {{ value }}_total{{ ',' if not loop.last }}
+                    ~ value ~ '_strata * se_strata.' ~ value ~ '_n)') }} as {{ value }}_total{{ ',' if not loop.last }}
             {%- endfor %}
         from se_items
         inner join se_strata
@@ -87,7 +86,7 @@
             when count({{ value }}_total) > 1
                 then sqrt(
                     count({{ value }}_total) / (count({{ value }}_total) - 1.0)
-                    * {{ sum_in_order(value ~ '_total * ' ~ value ~ '_total', 'se_cluster') }}
+                    * {{ exact_sum(value ~ '_total * ' ~ value ~ '_total') }}
                 )
         end as {{ value }}_se{{ ',' if not loop.last }}
         {%- endfor %}

@@ -11,3 +11,16 @@
         else avg({{ column }})::double
     end
 {%- endmacro %}
+
+
+{% macro exact_sum(expression) -%}
+    {#- The sum of a double expression, exact to 18 decimal places so that it does not depend
+        on the order a parallel scan meets the rows (as mean_score); a value too large for
+        decimal(38, 18) falls back to a double sum. -#}
+    case
+        when count(({{ expression }})::double)
+            = count(try_cast(({{ expression }})::double as decimal(38, 18)))
+            then sum(try_cast(({{ expression }})::double as decimal(38, 18)))::double
+        else sum(({{ expression }})::double)
+    end
+{%- endmacro %}

@@ -42,7 +42,7 @@ SHARED = [
     REPO / "scripts/agent_scoring/templates/_repeats.md.j2",
 ]
 # the real plan export's report, by digest
-REAL_PLAN_REPORT_SHA256 = "43032acc32099a42f6842f1967b630506bee64fb7fd17c0b118e49e9d0194ec7"
+REAL_PLAN_REPORT_SHA256 = "cfdbe8778d42763d448208f2f737125b3c30ec21b466cc451791eb639f5a1e3b"
 # the sections added since 3d4a6fc, and each report as it was then (without them, the 95%
 # intervals and the charts), by digest
 ADDED_SECTIONS = ("반복 실행: pass@k · pass^k", "LLM 채점 검증", "2점 이상 차이 나는 문항",

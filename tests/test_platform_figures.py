@@ -28,7 +28,9 @@ def test_the_report_gives_the_platforms_figures_from_the_marts(con):
                        ["resume_agent_sample.csv"])[0]
     text = render_report(con, "resume_agent", "resume_agent_sample.csv")
     section = text[text.index("## 플랫폼 지표"):text.index("### 카테고리별 실패 패턴")]
-    assert f"{summary['total_score']:.2f} ({summary['total_scored_count']}개 문항)" in section
+    assert (f"{summary['total_score']:.2f} (95% CI {summary['total_score_ci_low']:.2f}–"
+            f"{summary['total_score_ci_high']:.2f}) ({summary['total_scored_count']}개 문항)"
+            in section)
     assert f"실패(3.0 미만): {summary['fail_count']}건 ({summary['fail_rate']:.1%})" in section
     assert (f"응답 시간(MULTI): p50 {summary['p50_multi_sec']:.3f}초, "
             f"p90 {summary['p90_multi_sec']:.3f}초") in section

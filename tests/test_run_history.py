@@ -14,9 +14,10 @@ from agent_scoring.cli import main
 from click.testing import CliRunner
 from support.history import FILES, write_runs
 from support.markdown import parse, table_with_header, tables_by_heading
-from support.warehouse import all_rows, dbt_env, one, run_dbt
+from support.warehouse import REPO, all_rows, dbt_env, one, run_dbt
 
 A, B, C, D = (FILES[k] for k in "ABCD")
+GOLDEN_COMPARE = REPO / "tests" / "golden" / "plan_agent_run_b_compare.md"
 
 
 def build(env, *extra: str) -> str:
@@ -169,8 +170,9 @@ def test_the_compare_report_has_its_sections_regressions_first(db):
     text = result.output
     headings = [t.content for i, t in enumerate(parse(text)) if i and
                 parse(text)[i - 1].type == "heading_open"]
-    assert headings[:9] == [
-        "실행 에이전트 실행 비교 리포트", "지표 비교", "회귀 (통과 → 실패)", "개선 (실패 → 통과)",
+    assert headings[:10] == [
+        "실행 에이전트 실행 비교 리포트", "지표 비교", "변화는 유의한가 (95%)",
+        "회귀 (통과 → 실패)", "개선 (실패 → 통과)",
         "점수 하락 (같은 판정, 1점 이상)", "점수 상승 (같은 판정, 1점 이상)",
         "새 질의 (이번 실행에만 있음)", "빠진 질의 (이전 실행에만 있음)", "응답 시간 변화"]
     by_heading = tables_by_heading(text)
@@ -182,8 +184,39 @@ def test_the_compare_report_has_its_sections_regressions_first(db):
     latency = table_with_header(text, "루브릭")
     assert latency[1][0] == "단일" and latency[1][5].startswith("+")
     assert "가장 느려진 항목" in text
-    assert text.count("```mermaid\nxychart-beta") == 2
+    assert text.count("```mermaid\nxychart-beta") == 3
+    assert text == GOLDEN_COMPARE.read_text(encoding="utf-8")
     assert 'x-axis ["1. plan_agent_run_a", "2. plan_agent_run_b"]' in text
+
+
+def test_run_comparisons_pair_the_items_item_changes_pairs(db):
+    found = {(r["head_file"], r["metric"]): r for r in query(db, "select * from run_comparisons")}
+    intent = found[(B, "intent")]
+    # 2 regressed and 1 improved, as item_changes says; the mean change of the 38 scored pairs
+    assert (intent["regressed"], intent["improved"], intent["paired_count"]) == (2, 1, 38)
+    assert intent["delta"] == pytest.approx(intent["head_value"] - intent["base_value"])
+    assert intent["delta_ci_low"] < intent["delta"] < intent["delta_ci_high"]
+    # exact McNemar: 2 against 1 of 3 flips, p = 2 × P(X <= 1 | n = 3) = 1
+    assert intent["mcnemar_p"] == 1.0
+    speed = found[(B, "speed")]
+    # round 2 three times slower: 9 items fell below the line, none rose; p = 2 / 2^9
+    assert (speed["regressed"], speed["improved"]) == (9, 0)
+    assert speed["mcnemar_p"] == pytest.approx(2 / 2 ** 9)
+    assert speed["delta_ci_high"] < 0
+    # C repeats B's answers: no change, and an interval of nothing but 0
+    unchanged = found[(C, "intent")]
+    assert (unchanged["delta"], unchanged["delta_ci_low"], unchanged["delta_ci_high"]) == (0, 0, 0)
+    assert {r["metric"] for r in found.values()} == {
+        "intent", "accuracy", "stability", "speed", "total", "consistency", "pass_any_round",
+        "pass_all_rounds"}
+
+
+def test_the_compare_report_says_which_changes_are_significant(db):
+    result = run_cli("compare", "--db", str(db), "--head", B, "--stdout")
+    table = {row[0]: row for row in tables_by_heading(result.output)["변화는 유의한가 (95%)"]}
+    assert table["의도 충족"][4:] == ["-0.13 (-0.67–0.40)", "2", "1", "p = 1.00", "유의하지 않음"]
+    assert table["속도 점수(문항 평균)"][-2:] == ["p = 0.004", "유의한 하락"]
+    assert table["pass^k"][4] == "-5.3%p (-23.5%p–12.9%p)"
 
 
 def test_compare_any_two_runs_with_base_and_head(db):
@@ -203,6 +236,9 @@ def test_the_per_file_report_says_what_changed_since_the_previous_run(db):
     assert "## 이전 실행 대비" in result.output
     assert "- 회귀 2건, 개선 1건: `score-report compare --head plan_agent_run_b.csv`" \
            in result.output
+    assert ("  - 의도 충족 -0.13 (95% CI -0.67–0.40), 유의하지 않음; 회귀 2 · 개선 1, p = 1.00"
+            in result.output)
+    assert "  - 속도 점수(문항 평균) -1.22 (95% CI -1.47–-0.97), 유의한 하락" in result.output
     first = run_cli("--db", str(db), "--agent", "plan_agent", "--file", A, "--stdout")
     assert "이전 실행 대비" not in first.output
 
@@ -231,6 +267,38 @@ def test_the_gate_fails_with_exit_1_and_lists_every_rule(db, tmp_path):
     assert statuses == {"min_intent": "pass", "min_accuracy": "fail",
                         "max_regressions": "fail", "max_p90_latency_increase": "fail"}
     assert report["result"] == "fail"
+
+
+def test_the_gate_at_alpha_fails_only_on_a_significant_drop(db):
+    # B: one flaky item more than it fixed (not significant), a real slowdown (significant)
+    result = run_cli("check", "--db", str(db), "--head", B, "--alpha", "0.05")
+    assert result.exit_code == 1, result.output
+    failed = [line for line in result.output.splitlines() if line.startswith("FAIL  ")]
+    assert len(failed) == 1 and "alpha: speed -1.222" in failed[0], result.output
+    assert "significant drop at 0.05/8" in failed[0]
+    # max-regressions 0 fails the same run on 2 items: the threshold works as before
+    strict = run_cli("check", "--db", str(db), "--head", B, "--max-regressions", "0")
+    assert strict.exit_code == 1
+    # C: nothing changed, nothing fails
+    assert run_cli("check", "--db", str(db), "--head", C, "--alpha", "0.05").exit_code == 0
+
+
+def test_the_gate_json_carries_intervals_and_p_values(db):
+    result = run_cli("check", "--db", str(db), "--head", B, "--alpha", "0.05",
+                     "--format", "json")
+    rules = {r["test"]["metric"]: r for r in json.loads(result.output)["rules"]}
+    intent = rules["intent"]["test"]
+    assert intent["level"] == pytest.approx(0.05 / 8)
+    assert intent["ci95_low"] < intent["delta"] < intent["ci95_high"]
+    assert intent["ci_low"] < intent["ci95_low"]  # the interval at 1 - 0.05/8 is wider
+    assert (intent["regressed"], intent["improved"], intent["mcnemar_p"]) == (2, 1, 1.0)
+    assert 0 < intent["paired_p"] < 1
+    assert rules["speed"]["status"] == "fail" and rules["speed"]["test"]["verdict"] == "worse"
+
+
+@pytest.mark.parametrize("alpha", ["0", "1", "-0.1"])
+def test_the_gate_refuses_an_alpha_outside_0_to_1(db, alpha):
+    assert run_cli("check", "--db", str(db), "--alpha", alpha).exit_code == 2
 
 
 def test_the_gate_skips_rules_that_need_a_previous_run(db):

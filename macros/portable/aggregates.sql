@@ -55,17 +55,6 @@
 {%- endmacro %}
 
 
-{% macro sum_in_order(expression, order_by) -%}
-    {#- The sum of `expression` added in the order of `order_by` (null when every value is
-        null): a double sum would otherwise depend on the order a parallel aggregate met
-        the rows, and differ in its last bits from one build to the next. -#}
-    {{ return(adapter.dispatch('sum_in_order', 'agent_scoring')(expression, order_by)) }}
-{%- endmacro %}
-
-{% macro duckdb__sum_in_order(expression, order_by) -%}
-    list_sum(list(({{ expression }})::double order by {{ order_by }}))
-{%- endmacro %}
-
 
 {% macro binomial_cdf_half(k, n) -%}
     {#- P(X <= k) for X ~ Binomial(n, 1/2): the tail of an exact McNemar test. Summed in log

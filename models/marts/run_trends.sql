@@ -55,7 +55,15 @@ select
     head.{{ metric }},
     head.{{ metric }} - base.{{ metric }} as {{ metric }}_delta,
     {%- endfor %}
-    head.flaky_query_count
+    head.flaky_query_count,
+    head.intent_score_ci_low,
+    head.intent_score_ci_high,
+    head.accuracy_score_ci_low,
+    head.accuracy_score_ci_high,
+    head.stability_score_ci_low,
+    head.stability_score_ci_high,
+    head.consistency_score_ci_low,
+    head.consistency_score_ci_high
 from ordered as head
 left join ordered as base
     on base.agent = head.agent and base.source_file = head.previous_source_file

@@ -185,7 +185,15 @@ figures as (
         pass_k,
         pass_any_round_rate,
         pass_all_rounds_rate,
-        flaky_query_count
+        flaky_query_count,
+        intent_score_ci_low,
+        intent_score_ci_high,
+        accuracy_score_ci_low,
+        accuracy_score_ci_high,
+        stability_score_ci_low,
+        stability_score_ci_high,
+        consistency_score_ci_low,
+        consistency_score_ci_high
     from {{ ref('set_scores') }}
     where track = 'all'
 )
@@ -224,7 +232,15 @@ select
     figures.pass_all_rounds_rate,
     figures.flaky_query_count,
     runs.llm_models,
-    runs.prompt_versions
+    runs.prompt_versions,
+    figures.intent_score_ci_low,
+    figures.intent_score_ci_high,
+    figures.accuracy_score_ci_low,
+    figures.accuracy_score_ci_high,
+    figures.stability_score_ci_low,
+    figures.stability_score_ci_high,
+    figures.consistency_score_ci_low,
+    figures.consistency_score_ci_high
 from with_shares as runs
 left join (
     select agent, source_file, first(test_set_key order by depth) as test_set_key

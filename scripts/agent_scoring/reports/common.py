@@ -19,6 +19,7 @@ from agent_scoring.reports import (
     ByFile,
     Connection,
     Reporter,
+    charts,
     first_by_file,
     rows,
     rows_by_file,
@@ -243,16 +244,33 @@ def fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def speed_rubric_text(con: Connection, rubric: str) -> str:
-    """The rubric as the seeds write it, e.g. `<=5:5, 5~8:4, …, >20:0`, from speed_bands."""
-    bands = rows(
+def speed_bands(con: Connection, rubric: str) -> list[dict]:
+    """The rubric's bands from the speed_bands mart, most points first."""
+    return rows(
         con,
         "select points, lower_bound_exclusive as lo, upper_bound_inclusive as hi "
         "from speed_bands where speed_rubric = ? order by points desc",
         [rubric],
     )
+
+
+def band_labels(con: Connection, rubric: str) -> list[str]:
+    """Each band of the rubric as a chart names it, most points first: `5점 ≤5초`."""
+    found = []
+    for b in speed_bands(con, rubric):
+        if b["lo"] is None:
+            found.append(f"{b['points']}점 ≤{b['hi']:g}초")
+        elif b["hi"] is None:
+            found.append(f"{b['points']}점 >{b['lo']:g}초")
+        else:
+            found.append(f"{b['points']}점 {b['lo']:g}~{b['hi']:g}초")
+    return found
+
+
+def speed_rubric_text(con: Connection, rubric: str) -> str:
+    """The rubric as the seeds write it, e.g. `<=5:5, 5~8:4, …, >20:0`, from speed_bands."""
     parts = []
-    for b in bands:
+    for b in speed_bands(con, rubric):
         if b["lo"] is None:
             parts.append(f"<={b['hi']:g}:{b['points']}")
         elif b["hi"] is None:
@@ -494,6 +512,12 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
             "speed_buckets": speeds[f],
             "score_distribution": distribution(scores[f]),
             "speed_distribution": distribution(speeds[f]),
+            "charts": {
+                "scores": charts.score_lines(distribution(scores[f])),
+                "speed": charts.band_bars(
+                    distribution(speeds[f]),
+                    band_labels(con, rubrics[0]["rubric"]) if len(rubrics) == 1 else None),
+            },
             "speed_rubrics": rubrics,
             "speed_rubric_name": " / ".join(r["name"] for r in rubrics),
             **{name: values[f] for name, values in per_file.items()},

@@ -105,6 +105,10 @@ def trend_chart(runs: list[dict]) -> dict:
     return {
         "labels": ", ".join(f'"{label}"' for label in labels),
         "scores": [series(c, 2) for c in ("intent_score", "accuracy_score", "stability_score")],
+        # 의도 충족 with its 95% interval: xychart-beta draws no error bars, so three lines
+        "intent_interval": [series(c, 2) for c in
+                            ("intent_score_ci_low", "intent_score", "intent_score_ci_high")]
+        if any(r["intent_score_ci_low"] is not None for r in runs) else None,
         "latency": series("mean_response_time_sec", 3),
         "latency_max": max(times) * 1.2 if times else 1,
         "runs": runs,

@@ -3,7 +3,7 @@ every figure per track and track group, partial phrases and failures by track.""
 
 from __future__ import annotations
 
-from agent_scoring.reports import IN_FILES, ByFile, Connection, common, rows_by_file
+from agent_scoring.reports import IN_FILES, ByFile, Connection, charts, common, rows_by_file
 
 AGENT = "resume_agent"
 METRICS = {
@@ -205,26 +205,28 @@ def _context(base: dict, d: dict) -> dict:
         "table": track_table(d["per_round"], d["per_set"], [*groups, *speed_groups]),
         "consistency": consistency_by_track(d["consistency"], groups),
         "score_distributions": distributions(
-            base["score_buckets"], track_rows, {"single": "단일", "multi": "복수"}),
+            base["score_buckets"], track_rows, {"single": "단일", "multi": "복수"}, "scores"),
         "speed_distributions": distributions(
-            base["speed_buckets"], track_rows, {"single": "단일 루브릭", "multi": "복수 루브릭"}),
+            base["speed_buckets"], track_rows, {"single": "단일 루브릭", "multi": "복수 루브릭"},
+            "speed"),
         "weakest_tracks": weakest_tracks(d["track_sets"]),
     }
 
 
 def distributions(
-    counts: list[dict], track_rows: list[dict], labels: dict[str, str]
+    counts: list[dict], track_rows: list[dict], labels: dict[str, str], kind: str
 ) -> list[dict]:
     """0-5 distributions per rubric group of one file's tracks (`labels`: rubric → name),
-    e.g. Track 1 + Track 2 (단일)."""
+    e.g. Track 1 + Track 2 (단일), each with its chart (`kind`: scores or speed)."""
     result = []
     for rubric, label in labels.items():
         group = tuple(t["track"] for t in track_rows if t["speed_rubric"] == rubric)
         if group:
-            result.append({
-                "name": f"{' + '.join(group)} ({label})",
-                "rows": common.distribution(counts, group),
-            })
+            name = f"{' + '.join(group)} ({label})"
+            rows = common.distribution(counts, group)
+            chart = (charts.score_lines(rows, name) if kind == "scores"
+                     else charts.band_bars(rows, None, f"{name}, 세트"))
+            result.append({"name": name, "rows": rows, "chart": chart})
     return result
 
 
