@@ -137,8 +137,9 @@
         flips.improved,
         case
             when flips.regressed + flips.improved = 0 then 1.0
-            else least(1.0, 2 * {{ binomial_cdf_half(
-                'least(flips.regressed, flips.improved)', 'flips.regressed + flips.improved') }})
+            -- to 12 places: the log-space sum is off in its last bits (0.25000000000000006)
+            else round(least(1.0, 2 * {{ binomial_cdf_half(
+                'least(flips.regressed, flips.improved)', 'flips.regressed + flips.improved') }}), 12)
         end as mcnemar_p
     from flips
     inner join errors

@@ -356,9 +356,11 @@ def test_pairs_can_be_overridden_by_data(overridden):
 def test_the_readme_history_queries_run_and_return_rows(db, overridden):
     from test_readme import sql_blocks
 
-    regressed, latency = sql_blocks(history=True)
+    regressed, latency, significant = sql_blocks(history=True)
     with db_connection(db) as con:
         assert con.sql(latency).fetchall(), latency
+        # B's slower round 2: its speed points fell significantly
+        assert [row[:3] for row in con.sql(significant).fetchall()] == [(B, A, "speed")]
         # C, the latest run, broke nothing that passed in B: no rows is the right answer
         assert con.sql(regressed).fetchall() == [], regressed
     with db_connection(overridden) as con:
