@@ -18,8 +18,8 @@
         Linearised (delta method): each item's influence is (value - its stratum's mean) /
         (strata × the stratum's count); influences add up per cluster; the variance is
         G / (G - 1) × the sum of the squared cluster totals, G the clusters with a value
-        (CR1, as Stata's `vce(cluster)`). Null below 2 clusters. Sums are exact
-        (exact_sum), so the figure is the same from one build to the next. Output: the group columns,
+        (CR1, as Stata's `vce(cluster)`). Null below 2 clusters. Sums are exact (exact_sum),
+        so the figure is the same from one build to the next. Output: the group columns,
         `cluster_count`, and per value `<value>_estimate` (the figure) and `<value>_se`.
     -#}
     {%- set keys = group_by | join(', ') %}
