@@ -4,8 +4,8 @@ base run, from the runs, item_changes and run_trends marts (agent_scoring.histor
 from __future__ import annotations
 
 from agent_scoring import history, significance
-from agent_scoring.markdown import one_line
-from agent_scoring.reports import RUBRIC_NAMES, Connection, rows
+from agent_scoring.markdown import num
+from agent_scoring.reports import RUBRIC_NAMES, Connection, charts, rows
 
 CHANGE_TITLES = {
     "regressed": "회귀 (통과 → 실패)",
@@ -93,24 +93,28 @@ def slowest_growing(changes: list[dict]) -> list[dict]:
 
 
 def trend_chart(runs: list[dict]) -> dict:
-    """The last runs of the test set as mermaid xychart-beta series (labels quoted)."""
-    labels = [one_line(f"{r['run_seq']}. {history.stem(r['source_file'])}").replace('"', "'")
-              for r in runs]
+    """The last runs of the test set as mermaid xychart-beta charts (reports/charts.py)."""
+    x = charts.labels([f"{r['run_seq']}. {history.stem(r['source_file'])}" for r in runs])
 
     def series(column: str, digits: int) -> list[str]:
         # a chart line has no gaps: a run without the figure is drawn at 0 (the table says -)
         return [f"{r[column] or 0:.{digits}f}" for r in runs]
 
+    def chart(chart_title: str, columns: tuple[str, ...], digits: int, y_max: str) -> dict:
+        return {"title": chart_title, "x": x, "series": [series(c, digits) for c in columns],
+                "y_max": y_max}
+
     times = [r["mean_response_time_sec"] for r in runs if r["mean_response_time_sec"] is not None]
+    has_interval = any(r["intent_score_ci_low"] is not None for r in runs)
     return {
-        "labels": ", ".join(f'"{label}"' for label in labels),
-        "scores": [series(c, 2) for c in ("intent_score", "accuracy_score", "stability_score")],
-        # 의도 충족 with its 95% interval: xychart-beta draws no error bars, so three lines
-        "intent_interval": [series(c, 2) for c in
-                            ("intent_score_ci_low", "intent_score", "intent_score_ci_high")]
-        if any(r["intent_score_ci_low"] is not None for r in runs) else None,
-        "latency": series("mean_response_time_sec", 3),
-        "latency_max": max(times) * 1.2 if times else 1,
+        "scores": chart("의도 충족 · 정확성 · 안정성 (0~5, 선 순서대로)",
+                        ("intent_score", "accuracy_score", "stability_score"), 2, "5"),
+        # xychart-beta draws no error bars: the interval is two more lines
+        "intent_interval": chart("의도 충족과 95% 구간 (선: 하한, 값, 상한)",
+                                 ("intent_score_ci_low", "intent_score", "intent_score_ci_high"),
+                                 2, "5") if has_interval else None,
+        "latency": chart("평균 응답 시간 (초)", ("mean_response_time_sec",), 3,
+                         num(max(times) * 1.2 if times else 1, 1)),
         "runs": runs,
     }
 
