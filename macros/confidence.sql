@@ -10,6 +10,13 @@
 {%- endmacro %}
 
 
+{% macro query_cluster(query_id='query_id', record_no='record_no') -%}
+    {#- The cluster an item's errors add up in: its Query ID; an item without one is a query of
+        its own. -#}
+    coalesce({{ query_id }}, '#' || {{ record_no }})
+{%- endmacro %}
+
+
 {% macro clustered_standard_errors(items, group_by, cluster, values, stratum=none) %}
     {#-
         Per group of `items`: the standard error of each figure in `values`, clustered by

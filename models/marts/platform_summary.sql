@@ -10,7 +10,7 @@ with items as (
 
 total_errors as (
     {{ clustered_standard_errors(
-        "(select agent, source_file, coalesce(query_id, '#' || record_no) as query_cluster,"
+        "(select agent, source_file, " ~ query_cluster() ~ " as query_cluster,"
             ~ " total_score from items)",
         ['agent', 'source_file'], 'query_cluster', ['total_score']) }}
 ),

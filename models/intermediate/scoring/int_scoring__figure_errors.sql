@@ -19,8 +19,7 @@ clustered as (
         file_fingerprint,
         track_group as track,
         round_label,
-        -- an item without a Query ID is a query of its own
-        coalesce(query_id, '#' || record_no) as query_cluster,
+        {{ query_cluster() }} as query_cluster,
         intent_score,
         accuracy_score,
         stability_score,
