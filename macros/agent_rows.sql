@@ -11,22 +11,20 @@
     {%- set results = ref('stg_exports__results') -%}
     {%- if this is not none %}
     select
-        results.* replace (
-            -- the file part of the fingerprint, with this agent's rules instead of the shared
-            split_part(results.file_fingerprint, '|', 1) || '|' || agents.rules_fingerprint
-                as file_fingerprint
-        )
+        -- the file part of the fingerprint, with this agent's rules instead of the shared
+        {{ star_replace('results', 'file_fingerprint',
+            "split_part(results.file_fingerprint, '|', 1) || '|' || agents.rules_fingerprint") }}
     from {{ results }} as results
     inner join {{ ref('agents') }} as agents on agents.agent = results.agent
     where results.agent = {{ sql_string(agent) }} and {{ changed_files_only('results.source_file') }}
         -- a file without a required column stops this agent's build, naming both
         and (
             select first({{ raise_error(
-                "files.source_path || ': column \"' || files.missing_columns[1]"
+                "files.source_path || ': column \"' || " ~ list_item('files.missing_columns', 1)
                 ~ " || '\" is missing (required for " ~ agent
                 ~ "); add it to the export or rename the header'") }})
             from {{ ref('stg_exports__files') }} as files
-            where files.agent = {{ sql_string(agent) }} and len(files.missing_columns) > 0
+            where files.agent = {{ sql_string(agent) }} and {{ list_size('files.missing_columns') }} > 0
         ) is null
     {%- else %}
     {#- a unit test: its given rows are the agent's rows #}

@@ -13,3 +13,10 @@
         else {{ column }}
     end
 {%- endmacro %}
+
+{% macro spark__clean_text(column) -%}
+    case
+        when regexp_like({{ column }}, '^\p{Zs}*(?i:nan|none|null)?\p{Zs}*$') then null
+        else {{ column }}
+    end
+{%- endmacro %}

@@ -60,12 +60,34 @@
 
 {% macro delete_stale_file_rows() -%}
     {#- Post-hook: drop rows read from a file version or under rules no longer current. -#}
+    {{ return(adapter.dispatch('delete_stale_file_rows', 'agent_scoring')()) }}
+{%- endmacro %}
+
+{% macro default__delete_stale_file_rows() -%}
     delete from {{ this }} as stored
     where not exists (
         select 1 from ({{ current_file_fingerprints() }}) as current_files
         where current_files.source_file = stored.source_file
             and current_files.file_fingerprint = stored.file_fingerprint
     )
+{%- endmacro %}
+
+{% macro spark__delete_stale_file_rows() -%}
+    {#- parquet has no delete: drop the partitions of stale files (read when the hook runs) -#}
+    {%- set current_files = current_file_fingerprints() -%}
+    {%- if execute -%}
+        {%- set stale = run_query(
+            "select distinct stored.source_file from " ~ this ~ " as stored
+            where not exists (
+                select 1 from (" ~ current_files ~ ") as current_files
+                where current_files.source_file = stored.source_file
+                    and current_files.file_fingerprint = stored.file_fingerprint
+            )") -%}
+        {%- for row in stale.rows %}
+        {%- if not loop.first %};{% endif %}
+        alter table {{ this }} drop if exists partition (source_file = {{ sql_string(row[0]) }})
+        {%- endfor %}
+    {%- endif -%}
 {%- endmacro %}
 
 
@@ -76,10 +98,26 @@
         model with a contract). -#}
     {{ config(
         materialized='incremental',
-        incremental_strategy='delete+insert',
-        unique_key='source_file',
         on_schema_change='append_new_columns',
         rules_scope=rules_scope,
         post_hook="{{ delete_stale_file_rows() }}",
+        **replace_by_key_config(['source_file'])
     ) }}
+{%- endmacro %}
+
+
+{% macro replace_by_key_config(key) -%}
+    {#- How an incremental model replaces every row of a key (a file, a pair of runs) -#}
+    {{ return(adapter.dispatch('replace_by_key_config', 'agent_scoring')(key)) }}
+{%- endmacro %}
+
+{% macro default__replace_by_key_config(key) -%}
+    {{ return({'incremental_strategy': 'delete+insert',
+               'unique_key': key[0] if key | length == 1 else key}) }}
+{%- endmacro %}
+
+{% macro spark__replace_by_key_config(key) -%}
+    {#- parquet has no delete: the key is the partition, and a new build overwrites it -#}
+    {{ return({'incremental_strategy': 'insert_overwrite', 'partition_by': key,
+               'file_format': 'parquet'}) }}
 {%- endmacro %}

@@ -81,10 +81,10 @@
             head.item_key,
             head.round_room,
             head.round_repeat,
-            list(head.check_label order by head.check_label)
-                filter (where base.passed and not head.passed) as checks_failing_now,
-            list(head.check_label order by head.check_label)
-                filter (where not base.passed and head.passed) as checks_passing_now
+            {{ list_in_order("head.check_label", "head.check_label",
+                filter="base.passed and not head.passed") }} as checks_failing_now,
+            {{ list_in_order("head.check_label", "head.check_label",
+                filter="not base.passed and head.passed") }} as checks_passing_now
         from side_checks as head
         inner join side_checks as base
             on base.side = 'base' and head.side = 'head'
@@ -98,7 +98,7 @@
     failed_checks as (
         select
             agent, head_file, base_file, side, item_key, round_room, round_repeat,
-            {{ string_agg_sorted('check_label', "', '") }} filter (where not passed)
+            {{ string_agg_sorted('check_label', "', '", filter='not passed') }}
                 as failed_checks
         from side_checks
         group by all
@@ -183,8 +183,8 @@
         joined.head_error_message,
         joined.base_failed_checks,
         joined.head_failed_checks,
-        coalesce(check_flips.checks_failing_now, []::varchar[]) as checks_failing_now,
-        coalesce(check_flips.checks_passing_now, []::varchar[]) as checks_passing_now
+        coalesce(check_flips.checks_failing_now, {{ sql_list([]) }}) as checks_failing_now,
+        coalesce(check_flips.checks_passing_now, {{ sql_list([]) }}) as checks_passing_now
     from joined
     left join check_flips
         on check_flips.agent = joined.agent and check_flips.head_file = joined.head_file
@@ -202,6 +202,10 @@
         Items pair on Query ID when the two runs share at least
         var('run_pair_min_shared_share') of the head's, as the runs mart decides.
     -#}
+    {{ return(adapter.dispatch('create_item_changes_between', 'agent_scoring')()) }}
+{% endmacro %}
+
+{% macro duckdb__create_item_changes_between() %}
     create or replace macro item_changes_between(base, head) as table
     {{ item_change_rows("(
         select
@@ -251,6 +255,10 @@
 
 {% macro delete_stale_run_pairs() %}
     {#- Post-hook: drop the comparisons of pairs that are no longer current. -#}
+    {{ return(adapter.dispatch('delete_stale_run_pairs', 'agent_scoring')()) }}
+{% endmacro %}
+
+{% macro default__delete_stale_run_pairs() %}
     delete from {{ this }} as stored
     where not exists (
         select 1 from ({{ current_run_pairs() }}) as pair_now
@@ -258,4 +266,29 @@
             and pair_now.base_file = stored.base_file
             and pair_now.pair_fingerprint = stored.pair_fingerprint
     )
+{% endmacro %}
+
+{% macro spark__delete_stale_run_pairs() %}
+    {#- parquet has no delete: drop the partitions of stale pairs (read when the hook runs) -#}
+    {%- set pairs_now = current_run_pairs() -%}
+    {%- if execute -%}
+        {%- set stale = run_query(
+            "select distinct stored.head_file, stored.base_file from " ~ this ~ " as stored
+            where not exists (
+                select 1 from (" ~ pairs_now ~ ") as pair_now
+                where pair_now.head_file = stored.head_file
+                    and pair_now.base_file = stored.base_file
+                    and pair_now.pair_fingerprint = stored.pair_fingerprint
+            )") -%}
+        {%- for row in stale.rows %}
+        {%- if not loop.first %};{% endif %}
+        alter table {{ this }} drop if exists partition
+            (head_file = {{ sql_string(row[0]) }}, base_file = {{ sql_string(row[1]) }})
+        {%- endfor %}
+    {%- endif -%}
+{% endmacro %}
+
+{% macro spark__create_item_changes_between() %}
+    {#- not on Spark yet: compare any two runs on the DuckDB warehouse -#}
+    select 1
 {% endmacro %}

@@ -12,7 +12,7 @@
     {%- set spec = agent_spec(agent) -%}
     {%- set c = {
         'track': "case when track_number is not null then 'Track ' || track_number end",
-        'partial_phrase': 'null::varchar',
+        'partial_phrase': 'null::string',
         'reply_excerpt': 'left(assistant_message, 200)',
         'used_response_fallback': 'false',
         'check_count': 'null::bigint',

@@ -7,3 +7,7 @@
 {% macro duckdb__raise_error(message) -%}
     error({{ message }})
 {%- endmacro %}
+
+{% macro spark__raise_error(message) -%}
+    raise_error({{ message }})
+{%- endmacro %}

@@ -15,6 +15,16 @@
     ]))
 {%- endmacro %}
 
+{% macro spark__raw_json_extract(raw_json) -%}
+    {#- JSON values are VARIANTs on Spark; try_parse_json gives null for malformed text -#}
+    case when try_parse_json({{ raw_json }}) is not null then array(
+        {%- for path in ['$.assistantMessage', '$.dataUIList', '$.responseTimeSec',
+            '$.error', '$.executionProcesses', '$.worker'] %}
+        try_variant_get(try_parse_json({{ raw_json }}), '{{ path }}'){{ ',' if not loop.last }}
+        {%- endfor %}
+    ) end
+{%- endmacro %}
+
 {% macro raw_json_type(raw_json, raw_fields) -%}
     {#-
         The JSON type of the whole cell (OBJECT, ARRAY, VARCHAR, ...), null when not JSON.
@@ -28,6 +38,28 @@
         when {{ raw_fields }} is null then null
         when list_count({{ raw_fields }}) > 0 then 'OBJECT'
         else json_type({{ raw_json }})
+    end
+{%- endmacro %}
+
+{% macro spark__raw_json_type(raw_json, raw_fields) -%}
+    case
+        when {{ raw_fields }} is null then null
+        when exists({{ raw_fields }}, field -> field is not null) then 'OBJECT'
+        else {{ spark_json_type('try_parse_json(' ~ raw_json ~ ')') }}
+    end
+{%- endmacro %}
+
+{% macro spark_json_type(value) -%}
+    {#- A VARIANT's type under DuckDB's json_type() names, so both engines share the rules -#}
+    case
+        when {{ value }} is null then null
+        when schema_of_variant({{ value }}) like 'OBJECT%' then 'OBJECT'
+        when schema_of_variant({{ value }}) like 'ARRAY%' then 'ARRAY'
+        when schema_of_variant({{ value }}) = 'STRING' then 'VARCHAR'
+        when schema_of_variant({{ value }}) = 'BOOLEAN' then 'BOOLEAN'
+        when schema_of_variant({{ value }}) = 'VOID' then 'NULL'
+        when schema_of_variant({{ value }}) in ('BIGINT', 'INT', 'SMALLINT', 'TINYINT') then 'BIGINT'
+        else 'DOUBLE'
     end
 {%- endmacro %}
 
@@ -53,6 +85,19 @@
     {{ json_array_size(raw_fields ~ '[6]') }} as worker_count
 {%- endmacro %}
 
+{% macro spark__raw_json_columns(raw_json, raw_json_type, raw_fields) -%}
+    {{ raw_json }} is null as raw_json_is_missing,
+    coalesce({{ raw_json_type }} = 'OBJECT', false) as raw_json_is_valid,
+    length({{ raw_json }}) as raw_json_chars,
+    {{ raw_json_problem(raw_json, raw_json_type) }} as raw_json_problem,
+    {{ json_text(raw_fields ~ '[0]') }} as assistant_message,
+    {{ json_ui_values(raw_fields ~ '[1]') }} as ui_values,
+    {{ raw_fields }}[2] as response_time_json,
+    {{ raw_fields }}[3] as raw_error_json,
+    {{ json_array_size(raw_fields ~ '[4]') }} as execution_count,
+    {{ json_array_size(raw_fields ~ '[5]') }} as worker_count
+{%- endmacro %}
+
 {% macro raw_json_problem(raw_json, raw_json_type, source_file='source_file') -%}
     {#-
         Why a Raw JSON cell cannot be used, in words a user can act on; null when it is a
@@ -63,7 +108,7 @@
     {{ return(adapter.dispatch('raw_json_problem', 'agent_scoring')(raw_json, raw_json_type, source_file)) }}
 {%- endmacro %}
 
-{% macro duckdb__raw_json_problem(raw_json, raw_json_type, source_file) -%}
+{% macro default__raw_json_problem(raw_json, raw_json_type, source_file) -%}
     case
         when {{ raw_json }} is null then 'Raw JSON missing'
         when {{ raw_json_type }} = 'OBJECT' then null
@@ -92,6 +137,14 @@
     end
 {%- endmacro %}
 
+{% macro spark__json_text(json_value) -%}
+    case {{ spark_json_type(json_value) }}
+        when 'NULL' then null
+        when 'VARCHAR' then cast({{ json_value }} as string)
+        else to_json({{ json_value }})
+    end
+{%- endmacro %}
+
 {% macro json_seconds(json_value) -%}
     {#- responseTimeSec: a number or numeric string, finite and not negative; else missing. -#}
     {{ return(adapter.dispatch('json_seconds', 'agent_scoring')(json_value)) }}
@@ -103,6 +156,15 @@
             then {{ json_value }}::double
         when json_type({{ json_value }}) = 'VARCHAR'
             then try_cast(trim({{ json_value }} ->> '$') as double)
+    end
+{%- endmacro %}
+
+{% macro spark__json_seconds(json_value) -%}
+    case
+        when {{ spark_json_type(json_value) }} in ('DOUBLE', 'BIGINT')
+            then cast({{ json_value }} as double)
+        when {{ spark_json_type(json_value) }} = 'VARCHAR'
+            then try_cast(trim(cast({{ json_value }} as string)) as double)
     end
 {%- endmacro %}
 
@@ -125,12 +187,33 @@
     end
 {%- endmacro %}
 
+{% macro spark__json_ui_values(json_list) -%}
+    case
+        when {{ spark_json_type(json_list) }} = 'ARRAY' then transform(
+            cast({{ json_list }} as array<variant>),
+            entry -> case
+                when {{ spark_json_type("try_variant_get(entry, '$.uiValue')") }} = 'VARCHAR'
+                    and try_parse_json(try_variant_get(entry, '$.uiValue', 'string')) is not null
+                    then try_parse_json(try_variant_get(entry, '$.uiValue', 'string'))
+                else try_variant_get(entry, '$.uiValue')
+            end
+        )
+    end
+{%- endmacro %}
+
 {% macro json_array_size(json_value) -%}
     {{ return(adapter.dispatch('json_array_size', 'agent_scoring')(json_value)) }}
 {%- endmacro %}
 
 {% macro duckdb__json_array_size(json_value) -%}
     case when json_type({{ json_value }}) = 'ARRAY' then json_array_length({{ json_value }}) end
+{%- endmacro %}
+
+{% macro spark__json_array_size(json_value) -%}
+    case
+        when {{ spark_json_type(json_value) }} = 'ARRAY'
+            then size(cast({{ json_value }} as array<variant>))
+    end
 {%- endmacro %}
 
 {% macro response_time_problem() -%}
@@ -152,6 +235,19 @@
             then 'comma_decimal'
         when response_time_raw is null then 'not_a_number'
         when not isfinite(response_time_raw) then 'not_finite'
+        when response_time_raw < 0 then 'negative'
+        when response_time_raw > {{ var('max_response_time_sec') }} then 'too_large'
+    end
+{%- endmacro %}
+
+{% macro spark__response_time_problem() -%}
+    case
+        when response_time_json is null or is_variant_null(response_time_json) then 'missing'
+        when {{ spark_json_type('response_time_json') }} = 'VARCHAR'
+            and regexp_like(cast(response_time_json as string), '^\s*[+-]?[0-9]+,[0-9]+\s*$')
+            then 'comma_decimal'
+        when response_time_raw is null then 'not_a_number'
+        when isnan(response_time_raw) or abs(response_time_raw) = double('infinity') then 'not_finite'
         when response_time_raw < 0 then 'negative'
         when response_time_raw > {{ var('max_response_time_sec') }} then 'too_large'
     end

@@ -70,6 +70,10 @@
 
 {% macro seed_digest(seed, where='true') -%}
     {#- A SQL expression: md5 of a seed's rows (those matching `where`), order-independent. -#}
+    {{ return(adapter.dispatch('seed_digest', 'agent_scoring')(seed, where)) }}
+{%- endmacro %}
+
+{% macro duckdb__seed_digest(seed, where) -%}
     (
         select coalesce(md5(string_agg(t::varchar, '|' order by t::varchar)), '')
         from {{ seed }} as t
@@ -77,12 +81,60 @@
     )
 {%- endmacro %}
 
+{% macro spark__seed_digest(seed, where) -%}
+    (
+        select coalesce(md5(concat_ws('|', array_sort(collect_list(to_json(struct(t.*)))))), '')
+        from {{ seed }} as t
+        where {{ where }}
+    )
+{%- endmacro %}
+
 
 {% macro sql_string(value) -%}
+    {#- A text literal. -#}
+    {{ return(adapter.dispatch('sql_string', 'agent_scoring')(value)) }}
+{%- endmacro %}
+
+{% macro default__sql_string(value) -%}
     '{{ value | string | replace("'", "''") }}'
+{%- endmacro %}
+
+{% macro spark__sql_string(value) -%}
+    {#- Spark reads '' as two literals and (with escapedStringLiterals) backslashes as they are -#}
+    {%- set text = value | string -%}
+    {%- if "'" not in text -%}
+        '{{ text }}'
+    {%- elif '"' not in text -%}
+        "{{ text }}"
+    {%- else -%}
+        concat('{{ text.split("'") | join("', \"'\", '") }}')
+    {%- endif -%}
 {%- endmacro %}
 
 
 {% macro sql_list(values) -%}
+    {#- A list of text literals. -#}
+    {{ return(adapter.dispatch('sql_list', 'agent_scoring')(values)) }}
+{%- endmacro %}
+
+{% macro duckdb__sql_list(values) -%}
     [{% for v in values %}{{ sql_string(v) }}{{ ", " if not loop.last }}{% endfor %}]::varchar[]
+{%- endmacro %}
+
+{% macro spark__sql_list(values) -%}
+    cast(array({% for v in values %}{{ sql_string(v) }}{{ ", " if not loop.last }}{% endfor %}) as array<string>)
+{%- endmacro %}
+
+
+{% macro json_literal(text) -%}
+    {#- A JSON value from its text (DuckDB: JSON; Spark: VARIANT). -#}
+    {{ return(adapter.dispatch('json_literal', 'agent_scoring')(text)) }}
+{%- endmacro %}
+
+{% macro duckdb__json_literal(text) -%}
+    {{ sql_string(text) }}::json
+{%- endmacro %}
+
+{% macro spark__json_literal(text) -%}
+    parse_json({{ sql_string(text) }})
 {%- endmacro %}

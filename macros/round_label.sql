@@ -14,6 +14,13 @@
     )
 {%- endmacro %}
 
+{% macro spark__round_label_text(label) -%}
+    regexp_replace(
+        translate({{ label }}, '０１２３４５６７８９／', '0123456789/'),
+        '[\s\p{Zs}\x{FEFF}]+', ''
+    )
+{%- endmacro %}
+
 {% macro round_room(label) -%}
     try_cast({{ regex_extract(round_label_text(label), "'^(\\d+)/(\\d+)$'", 1) }} as integer)
 {%- endmacro %}

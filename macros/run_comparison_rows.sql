@@ -156,6 +156,15 @@
         `check` compare any two runs with exactly the SQL of the run_comparisons mart:
         select * from run_comparisons_between('<base file>', '<head file>').
     -#}
+    {{ return(adapter.dispatch('create_run_comparisons_between', 'agent_scoring')()) }}
+{% endmacro %}
+
+{% macro duckdb__create_run_comparisons_between() %}
     create or replace macro run_comparisons_between(base, head) as table
     {{ run_comparison_rows('item_changes_between(base, head)') }}
+{% endmacro %}
+
+{% macro spark__create_run_comparisons_between() %}
+    {#- not on Spark yet: compare any two runs on the DuckDB warehouse -#}
+    select 1
 {% endmacro %}

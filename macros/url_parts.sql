@@ -16,6 +16,16 @@
     ), ''), '/')
 {%- endmacro %}
 
+{% macro spark__url_path(url) -%}
+    coalesce(nullif(regexp_replace(
+        regexp_replace(
+            regexp_replace({{ url }}, '^[A-Za-z][A-Za-z0-9+.\-]*://[^/?#]*', ''),
+            '[?#].*$', ''
+        ),
+        '/+$', ''
+    ), ''), '/')
+{%- endmacro %}
+
 {% macro url_query_values(url, name) -%}
     {#- Every value of query parameter `name` in a URL, URL-decoded, as a list. -#}
     {{ return(adapter.dispatch('url_query_values', 'agent_scoring')(url, name)) }}
@@ -25,6 +35,13 @@
     list_transform(
         regexp_extract_all({{ url }}, '[?&]{{ name }}=([^&#]*)', 1),
         lambda value: url_decode(value)
+    )
+{%- endmacro %}
+
+{% macro spark__url_query_values(url, name) -%}
+    transform(
+        regexp_extract_all({{ url }}, '[?&]{{ name }}=([^&#]*)', 1),
+        value -> try_url_decode(value)
     )
 {%- endmacro %}
 
@@ -40,5 +57,12 @@
     '^' || regexp_replace(
         regexp_replace({{ path }}, '([.+*?^$()\[\]|\\{}])', '\\\1', 'g'),
         '\\\{[A-Za-z_][A-Za-z0-9_]*\\\}', '[0-9]+', 'g'
+    ) || '$'
+{%- endmacro %}
+
+{% macro spark__path_pattern(path) -%}
+    '^' || regexp_replace(
+        regexp_replace({{ path }}, '([.+*?^$()\[\]|\\{}])', '\\$1'),
+        '\\\{[A-Za-z_][A-Za-z0-9_]*\\\}', '[0-9]+'
     ) || '$'
 {%- endmacro %}

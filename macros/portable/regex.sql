@@ -13,6 +13,11 @@
     regexp_replace({{ text }}, {{ pattern }}, {{ replacement }}, '{{ flags }}')
 {%- endmacro %}
 
+{% macro spark__regex_replace(text, pattern, replacement, flags) -%}
+    {#- Java's regexp_replace replaces every match; a backreference is $1, not \\1 -#}
+    regexp_replace({{ text }}, {{ "'(?i)' || " if 'i' in flags }}{{ pattern }}, {{ replacement }})
+{%- endmacro %}
+
 
 {% macro regex_extract(text, pattern, group=0) -%}
     {#- The first match's `group` (0: the whole match); '' when nothing matches. -#}
@@ -20,6 +25,10 @@
 {%- endmacro %}
 
 {% macro duckdb__regex_extract(text, pattern, group) -%}
+    regexp_extract({{ text }}, {{ pattern }}, {{ group }})
+{%- endmacro %}
+
+{% macro spark__regex_extract(text, pattern, group) -%}
     regexp_extract({{ text }}, {{ pattern }}, {{ group }})
 {%- endmacro %}
 
@@ -33,6 +42,10 @@
     regexp_full_match({{ text }}, {{ pattern }})
 {%- endmacro %}
 
+{% macro spark__regex_full_match(text, pattern) -%}
+    regexp_like({{ text }}, '^(?:' || {{ pattern }} || ')$')
+{%- endmacro %}
+
 
 {% macro regex_contains(text, pattern, flags='') -%}
     {#- Some part of the text matches `pattern` (flags 'i': ignoring case). -#}
@@ -41,4 +54,8 @@
 
 {% macro duckdb__regex_contains(text, pattern, flags) -%}
     regexp_matches({{ text }}, {{ pattern }}{{ ", '" ~ flags ~ "'" if flags }})
+{%- endmacro %}
+
+{% macro spark__regex_contains(text, pattern, flags) -%}
+    regexp_like({{ text }}, {{ "'(?i)' || " if 'i' in flags }}{{ pattern }})
 {%- endmacro %}

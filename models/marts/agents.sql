@@ -21,7 +21,7 @@ with registry as (
         {{ sql_string(spec.get('consistency_on', 'intent')) }} as consistency_on,
         {{ 'true' if spec.get('check_results') else 'false' }} as has_check_results,
         {{ sql_list(agent_own_marts(name)) }} as own_marts,
-        {{ sql_string(tojson(spec.get('settings', {}))) }}::json as settings,
+        {{ json_literal(tojson(spec.get('settings', {}))) }} as settings,
         {{ sql_list(agent_llm_score_metrics(name)) }} as llm_score_metrics,
         {{ sql_string(local_md5(tojson(spec) ~ '|' ~ model_code_digest(agent_model_names(name)))) }}
             as definition_digest,

@@ -21,6 +21,17 @@ patterns as (
     from items
     where failure_pattern is not null
     group by all
+),
+
+top_patterns as (
+    select
+        agent,
+        source_file,
+        category_name,
+        {{ first_in_order('failure_pattern', 'pattern_count desc, failure_pattern') }}
+            as failure_pattern
+    from patterns
+    group by all
 )
 
 select
@@ -32,12 +43,10 @@ select
     count(*) filter (where items.status = 'empty') as empty_count,
     count(*) filter (where items.total_score < {{ var('fail_total_below') }}) as fail_count,
     avg(items.total_score) as total_score,
-    (
-        select first(patterns.failure_pattern order by patterns.pattern_count desc,
-                     patterns.failure_pattern)
-        from patterns
-        where patterns.agent = items.agent and patterns.source_file = items.source_file
-            and patterns.category_name = items.category_name
-    ) as top_failure_pattern
+    top_patterns.failure_pattern as top_failure_pattern
 from items
-group by items.agent, items.source_file, items.category_name
+left join top_patterns
+    on top_patterns.agent = items.agent
+    and top_patterns.source_file = items.source_file
+    and top_patterns.category_name = items.category_name
+group by items.agent, items.source_file, items.category_name, top_patterns.failure_pattern

@@ -28,17 +28,17 @@ with check_results as (
     union all
     {%- endfor %}
     select
-        null::varchar as agent,
-        null::varchar as source_file,
-        null::varchar as file_fingerprint,
+        null::string as agent,
+        null::string as source_file,
+        null::string as file_fingerprint,
         null::bigint as record_no,
-        null::varchar as item_id,
+        null::string as item_id,
         null::bigint as check_no,
-        null::varchar as check_kind,
-        null::varchar as expected_value,
+        null::string as check_kind,
+        null::string as expected_value,
         null::boolean as passed,
         null::boolean as value_elsewhere_in_item,
-        null::varchar as item_status
+        null::string as item_status
     where false
 )
 

@@ -35,7 +35,7 @@ select
     coalesce(scored.rows_scored, 0) as rows_scored,
     coalesce(rejected.rows_rejected, 0) as rows_rejected,
     case
-        when files.problem is null and len(files.missing_columns) = 0
+        when files.problem is null and {{ list_size('files.missing_columns') }} = 0
             then files.csv_records
                 - coalesce(scored.rows_scored, 0) - coalesce(rejected.rows_rejected, 0)
     end as rows_unaccounted,

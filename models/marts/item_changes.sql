@@ -1,9 +1,8 @@
 {{ config(
     materialized='incremental',
-    incremental_strategy='delete+insert',
-    unique_key=['head_file', 'base_file'],
     on_schema_change='fail',
     post_hook=["{{ delete_stale_run_pairs() }}", "{{ create_item_changes_between() }}"],
+    **replace_by_key_config(['head_file', 'base_file'])
 ) }}
 -- Every item of every run that has a previous run (runs.previous_source_file), compared with
 -- the same item there (item_change_rows()). Incremental by pair of runs: a build computes only

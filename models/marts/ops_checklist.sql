@@ -122,7 +122,7 @@ item_counts as (
         count(*) filter (where exists (
             select 1 from tracks as t
             where t.agent = items.agent and t.query_id_prefix is not null
-                and starts_with(items.query_id, t.query_id_prefix)
+                and {{ text_starts_with('items.query_id', 't.query_id_prefix') }}
                 and items.track <> 'Track ' || t.track_number
         )) as track_mismatches
     from items

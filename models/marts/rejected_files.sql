@@ -11,7 +11,7 @@ classified as (
         *,
         case
             when problem_code is not null then problem_code
-            when len(missing_columns) > 0 then 'missing_column'
+            when {{ list_size('missing_columns') }} > 0 then 'missing_column'
             when csv_records = 0 then 'no_data_rows'
         end as reject_code
     from files
@@ -27,7 +27,7 @@ select
     reject_code,
     case reject_code
         when 'missing_column' then
-            'column "' || missing_columns[1] || '" is missing (required for ' || agent
+            'column "' || {{ list_item('missing_columns', 1) }} || '" is missing (required for ' || agent
             || '); add it to the export or rename the header'
         when 'no_data_rows' then 'the file has a header but no data rows; nothing to score'
         else problem

@@ -1,9 +1,8 @@
 {{ config(
     materialized='incremental',
-    incremental_strategy='delete+insert',
-    unique_key=['head_file', 'base_file'],
     on_schema_change='fail',
     post_hook=["{{ delete_stale_run_pairs() }}", "{{ create_run_comparisons_between() }}"],
+    **replace_by_key_config(['head_file', 'base_file'])
 ) }}
 -- Is a change between two runs real? Per pair of runs in item_changes and metric: the paired
 -- difference with its 95% interval and the McNemar test of the pass/fail flips

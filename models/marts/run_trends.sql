@@ -23,7 +23,7 @@ latency as (
 ordered as (
     select
         runs.*,
-        latency.* exclude (source_file),
+        {{ star_except(['source_file'], 'latency') }},
         row_number() over (
             partition by runs.agent, runs.test_set_key order by runs.run_order
         ) as run_seq

@@ -106,7 +106,7 @@ automatic as (
     select
         agent,
         source_file,
-        arg_max(base_file, base_order) as base_file
+        max_by(base_file, base_order) as base_file
     from candidates
     group by all
 ),
@@ -116,10 +116,10 @@ overridden as (
     select
         {{ sql_string(pair['agent']) }} as agent,
         {{ sql_string(pair['head']) }} as source_file,
-        {{ sql_string(pair['base']) if pair.get('base') else 'null::varchar' }} as base_file
+        {{ sql_string(pair['base']) if pair.get('base') else 'null::string' }} as base_file
     union all
     {%- endfor %}
-    select null::varchar as agent, null::varchar as source_file, null::varchar as base_file
+    select null::string as agent, null::string as source_file, null::string as base_file
     where false
 ),
 
@@ -243,7 +243,7 @@ select
     figures.consistency_score_ci_high
 from with_shares as runs
 left join (
-    select agent, source_file, first(test_set_key order by depth) as test_set_key
+    select agent, source_file, {{ first_in_order('test_set_key', 'depth') }} as test_set_key
     from chain
     group by all
 ) as chain

@@ -23,7 +23,7 @@ item_pairs as (
         1 as metric_order,
         coalesce(
             llm_intent_score,
-            case when list_contains(llm_score_metrics, 'intent') then llm_score end
+            case when {{ list_has('llm_score_metrics', "'intent'") }} then llm_score end
         ) as llm_score,
         rule_intent_score as rule_score
     from items
@@ -32,7 +32,7 @@ item_pairs as (
         agent, source_file, record_no, query_id, round_label, 'accuracy', 2,
         coalesce(
             llm_accuracy_score,
-            case when list_contains(llm_score_metrics, 'accuracy') then llm_score end
+            case when {{ list_has('llm_score_metrics', "'accuracy'") }} then llm_score end
         ),
         rule_accuracy_score
     from items
@@ -54,7 +54,7 @@ query_pairs as (
         items.source_file,
         min(items.record_no) as record_no,
         items.query_id,
-        null::varchar as round_label,
+        null::string as round_label,
         'consistency' as metric,
         3 as metric_order,
         avg(items.llm_consistency_score) as llm_score,

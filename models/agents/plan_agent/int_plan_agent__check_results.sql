@@ -2,7 +2,7 @@
 -- Every parsed check evaluated (SCORING §2.2). Message checks look at assistantMessage; UI
 -- checks describe ONE UI item ("해당 항목"), so they are scored against each dataUIList entry
 -- and the entry passing the most of them (first on ties) decides all of them.
-{#- Each UI entry is parsed once for every configured path (one json_extract_string with a
+{#- Each UI entry is parsed once for every configured path (one extraction of a
     list of paths), not once per check: the paths are read from check_paths here. -#}
 {%- set ui_paths = [] %}
 {%- if execute %}
@@ -11,7 +11,6 @@
         ~ " where target = 'ui_item' and json_path is not null order by 1"
     ).columns[0].values() | list %}
 {%- endif %}
-{%- set ui_paths_sql = sql_list(ui_paths) %}
 
 with results as (
     select source_file, record_no, assistant_message, ui_values
@@ -30,21 +29,25 @@ paths as (
         target,
         json_path,
         comparison,
-        list_position({{ ui_paths_sql }}, json_path) as ui_path_no
+        {{ list_index_of(sql_list(ui_paths), 'json_path') }} as ui_path_no
     from {{ ref('check_paths') }}
 ),
 
 message_results as (
-    select
-        checks.source_file,
-        checks.record_no,
-        checks.check_no,
-        bool_or({{ check_passes('results.assistant_message', 'checks.expected_value', 'paths.comparison') }})
-            as passed
-    from checks
-    inner join paths on paths.check_kind = checks.check_kind and paths.target = 'message'
-    inner join results
-        on results.source_file = checks.source_file and results.record_no = checks.record_no
+    -- judged before aggregating: Spark allows no NFC (a Java call) inside an aggregate
+    select source_file, record_no, check_no, bool_or(passed) as passed
+    from (
+        select
+            checks.source_file,
+            checks.record_no,
+            checks.check_no,
+            {{ check_passes('results.assistant_message', 'checks.expected_value', 'paths.comparison') }}
+                as passed
+        from checks
+        inner join paths on paths.check_kind = checks.check_kind and paths.target = 'message'
+        inner join results
+            on results.source_file = checks.source_file and results.record_no = checks.record_no
+    )
     group by all
 ),
 
@@ -54,46 +57,57 @@ ui_entries as (
         record_no,
         entry_no,
         ui_value,
-        json_extract_string(ui_value, {{ ui_paths_sql }}) as ui_fields
+        {{ json_texts_at('ui_value', ui_paths) }} as ui_fields
     from (
         select
             source_file,
             record_no,
-            generate_subscripts(ui_values, 1) as entry_no,
-            unnest(ui_values) as ui_value
+            {{ unnest_numbered('ui_values', 'entry_no', 'ui_value') }}
         from results
-        where len(ui_values) > 0
+        where {{ list_size('ui_values') }} > 0
     ) as entries
 ),
 
 ui_results_per_entry as (
-    select
-        checks.source_file,
-        checks.record_no,
-        checks.check_no,
-        ui_entries.entry_no,
-        bool_or({{ check_passes(
-            'ui_entries.ui_fields[paths.ui_path_no]',
-            'checks.expected_value',
-            'paths.comparison') }}) as passed
-    from checks
-    inner join paths on paths.check_kind = checks.check_kind and paths.target = 'ui_item'
-    inner join ui_entries
-        on ui_entries.source_file = checks.source_file and ui_entries.record_no = checks.record_no
+    select source_file, record_no, check_no, entry_no, bool_or(passed) as passed
+    from (
+        select
+            checks.source_file,
+            checks.record_no,
+            checks.check_no,
+            ui_entries.entry_no,
+            {{ check_passes(
+                list_item('ui_entries.ui_fields', 'paths.ui_path_no'),
+                'checks.expected_value',
+                'paths.comparison') }} as passed
+        from checks
+        inner join paths on paths.check_kind = checks.check_kind and paths.target = 'ui_item'
+        inner join ui_entries
+            on ui_entries.source_file = checks.source_file
+            and ui_entries.record_no = checks.record_no
+    )
     group by all
 ),
 
 best_entries as (
-    select
-        source_file,
-        record_no,
-        first(entry_no order by passed_count desc, entry_no) as entry_no
+    -- per row, the checks on the entry passing the most (the first on ties); read once, as
+    -- Spark cannot reuse a CTE that calls Java (NFC)
+    select source_file, record_no, check_no, entry_no, passed
     from (
-        select source_file, record_no, entry_no, count_if(passed) as passed_count
-        from ui_results_per_entry
-        group by all
+        select
+            *,
+            dense_rank() over (
+                partition by source_file, record_no order by passed_count desc, entry_no
+            ) as entry_rank
+        from (
+            select
+                *,
+                count_if(passed) over (partition by source_file, record_no, entry_no)
+                    as passed_count
+            from ui_results_per_entry
+        )
     )
-    group by all
+    where entry_rank = 1
 ),
 
 ui_results as (
@@ -104,13 +118,9 @@ ui_results as (
         per_entry.passed,
         -- a failed UI check whose value sits elsewhere in the item hints at a JSON path to add
         not per_entry.passed
-            and strpos(ui_entries.ui_value::varchar, '"' || checks.expected_value || '"') > 0
+            and instr({{ json_as_text('ui_entries.ui_value') }}, '"' || checks.expected_value || '"') > 0
             as value_elsewhere_in_item
-    from ui_results_per_entry as per_entry
-    inner join best_entries
-        on best_entries.source_file = per_entry.source_file
-        and best_entries.record_no = per_entry.record_no
-        and best_entries.entry_no = per_entry.entry_no
+    from best_entries as per_entry
     inner join ui_entries
         on ui_entries.source_file = per_entry.source_file
         and ui_entries.record_no = per_entry.record_no

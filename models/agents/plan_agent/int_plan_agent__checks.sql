@@ -19,52 +19,25 @@ aliases as (
     select key_alias, check_kind from {{ ref('check_key_aliases') }}
 ),
 
-json_objects as (
-    select text_id, trim(expected_result)::json as expected_json
-    from texts
-    where json_valid(trim(expected_result)) and json_type(trim(expected_result)) = 'OBJECT'
-),
-
-json_pairs as (
-    select
-        text_id,
-        0 as line_no,
-        generate_subscripts(json_keys(expected_json), 1) as segment_no,
-        unnest(json_keys(expected_json)) as check_key,
-        expected_json
-    from json_objects
-),
-
 json_checks as (
-    select
-        text_id,
-        line_no,
-        segment_no,
-        check_key,
-        -- only a plain-word key can name a check; any other key (one holding a quote, say)
-        -- is no valid JSON path and would abort the whole build
-        case when {{ regex_full_match('check_key', "'[A-Za-z]+'") }} then
-            {{ json_text("json_extract(expected_json, '$.\"' || check_key || '\"')") }}
-        end as raw_value
-    from json_pairs
+    select text_id, 0 as line_no, segment_no, check_key, raw_value
+    from ({{ json_object_pairs('texts', 'text_id', 'expected_result') }})
 ),
 
 line_lists as (
     select
         text_id,
-        string_split(replace(expected_result, chr(13), ''), chr(10)) as lines
+        {{ split_text("replace(expected_result, chr(13), '')", 'chr(10)') }} as lines
     from texts
-    where not exists (
-        select 1 from json_objects as j where j.text_id = texts.text_id
-    )
+    where not {{ is_json_object('trim(expected_result)') }}
 ),
 
 lines as (
-    select
-        text_id,
-        generate_subscripts(lines, 1) as line_no,
-        trim(unnest(lines)) as line
-    from line_lists
+    select text_id, line_no, trim(untrimmed_line) as line
+    from (
+        select text_id, {{ unnest_numbered('lines', 'line_no', 'untrimmed_line') }}
+        from line_lists
+    )
 ),
 
 machine_segments as (
@@ -72,13 +45,12 @@ machine_segments as (
     select
         text_id,
         line_no,
-        generate_subscripts(segments, 1) as segment_no,
-        unnest(segments) as segment
+        {{ unnest_numbered('segments', 'segment_no', 'segment') }}
     from (
         select
             text_id,
             line_no,
-            string_split({{ regex_replace('line', "'^@check\\s*'", "''", 'i') }}, ';') as segments
+            {{ split_text(regex_replace('line', "'^@check\\s*'", "''", 'i'), "';'") }} as segments
         from lines
         where {{ regex_contains('line', "'^@check\\b'", 'i') }}
             or {{ regex_contains('line', "'^(?:[0-9]+[.)]\\s*)?[A-Za-z]+\\s*[=:]'") }}
@@ -91,10 +63,10 @@ machine_checks as (
         line_no,
         segment_no,
         {{ regex_extract('segment', "'^\\s*(?:[0-9]+[.)]\\s*)?([A-Za-z]+)\\s*[=:]'", 1) }} as check_key,
-        trim(
-            {{ regex_extract('segment', "'^\\s*(?:[0-9]+[.)]\\s*)?[A-Za-z]+\\s*[=:](.*)$'", 1) }},
-            ' "“”''`'
-        ) as raw_value
+        {{ trim_chars(
+            regex_extract('segment', "'^\\s*(?:[0-9]+[.)]\\s*)?[A-Za-z]+\\s*[=:](.*)$'", 1),
+            ' "“”\'`'
+        ) }} as raw_value
     from machine_segments
     where {{ regex_contains('segment', "'^\\s*(?:[0-9]+[.)]\\s*)?[A-Za-z]+\\s*[=:]'") }}
 ),

@@ -27,7 +27,7 @@ scored as (
         {{ status_label(
             error_when=failure_message('results') ~ ' is not null',
             empty_when="coalesce(trim(results.assistant_message), '') = ''"
-                ~ " and coalesce(len(results.ui_values), 0) = 0",
+                ~ " and coalesce(" ~ list_size('results.ui_values') ~ ", 0) = 0",
             no_checks_when='coalesce(check_totals.check_count, 0) = 0'
         ) }} as status,
         {{ pass_ratio_points('check_totals.check_passed / nullif(check_totals.check_count, 0)') }}

@@ -28,11 +28,11 @@ matched_phrases as (
     select
         texts.source_file,
         texts.record_no,
-        first(phrases.phrase order by length(phrases.compact_phrase) desc, phrases.phrase)
+        {{ first_in_order("phrases.phrase", "length(phrases.compact_phrase) desc, phrases.phrase") }}
             as partial_phrase
     from texts
     inner join phrases
-        on strpos({{ regex_replace('texts.judged_message', "'\\s+'", "''") }}, phrases.compact_phrase) > 0
+        on instr({{ regex_replace('texts.judged_message', "'\\s+'", "''") }}, phrases.compact_phrase) > 0
     group by all
 ),
 
@@ -55,7 +55,8 @@ scored as (
         *,
         {{ status_label(
             error_when='error_message is not null',
-            empty_when="coalesce(trim(judged_message), '') = '' and coalesce(len(ui_values), 0) = 0",
+            empty_when="coalesce(trim(judged_message), '') = '' and coalesce("
+                ~ list_size('ui_values') ~ ", 0) = 0",
             partial_when='matched_phrase is not null'
         ) }} as status,
         case status when 'ok' then 5 when 'partial' then 4 else 0 end as heuristic_score

@@ -35,12 +35,12 @@ expected as (
 ),
 
 buttons as (
-    select
-        source_file,
-        record_no,
-        json_extract_string(unnest(ui_values), '$.buttonUrl') as button_url
-    from results
-    where len(ui_values) > 0
+    select source_file, record_no, {{ json_text_at('ui_value', '$.buttonUrl') }} as button_url
+    from (
+        select source_file, record_no, {{ unnest_list('ui_values', 'ui_value') }}
+        from results
+        where {{ list_size('ui_values') }} > 0
+    )
 ),
 
 button_parts as (
@@ -60,18 +60,17 @@ compared as (
         expected.record_no,
         expected.expected_data_key,
         expected.expected_path,
-        list(button_parts.button_url order by button_parts.button_url)
-            filter (where button_parts.button_url is not null) as button_urls,
-        list_sort(list_distinct(flatten(
-            list(button_parts.button_data_keys) filter (where button_parts.button_url is not null)
-        ))) as button_data_keys,
-        bool_or(list_contains(button_parts.button_data_keys, expected.expected_data_key))
+        {{ list_in_order("button_parts.button_url", "button_parts.button_url",
+            filter='button_parts.button_url is not null') }} as button_urls,
+        {{ distinct_items_sorted('button_parts.button_data_keys',
+            filter='button_parts.button_url is not null') }} as button_data_keys,
+        bool_or({{ list_has('button_parts.button_data_keys', 'expected.expected_data_key') }})
             as data_key_found,
         bool_or({{ regex_full_match('button_parts.button_path', 'expected.expected_path_pattern') }})
             as path_found,
         bool_or(
             {{ regex_full_match('button_parts.button_path', 'expected.expected_path_pattern') }}
-            and len(button_parts.button_data_keys) > 0
+            and {{ list_size('button_parts.button_data_keys') }} > 0
         ) as path_found_with_a_data_key
     from expected
     left join button_parts
@@ -89,13 +88,13 @@ labelled as (
         {{ status_label(
             error_when=failure_message('results') ~ ' is not null',
             empty_when="coalesce(trim(results.assistant_message), '') = ''"
-                ~ " and coalesce(len(results.ui_values), 0) = 0",
+                ~ " and coalesce(" ~ list_size('results.ui_values') ~ ", 0) = 0",
             no_checks_when='compared.expected_data_key is null and compared.expected_path is null'
         ) }} as status,
         compared.expected_data_key,
         compared.expected_path,
-        coalesce(compared.button_urls, []::varchar[]) as button_urls,
-        coalesce(compared.button_data_keys, []::varchar[]) as button_data_keys,
+        coalesce(compared.button_urls, {{ sql_list([]) }}) as button_urls,
+        coalesce(compared.button_data_keys, {{ sql_list([]) }}) as button_data_keys,
         coalesce(compared.data_key_found, false) as data_key_found,
         coalesce(compared.path_found, false) as path_found,
         coalesce(compared.path_found_with_a_data_key, false) as path_found_with_a_data_key
@@ -113,7 +112,7 @@ matched as (
             when status = 'no_checks' then 'no_expectation'
             when expected_data_key is not null and data_key_found then 'data_key'
             when expected_data_key is null and path_found then 'path'
-            when len(button_urls) = 0 then 'no_url'
+            when {{ list_size('button_urls') }} = 0 then 'no_url'
             when expected_data_key is not null and path_found_with_a_data_key then 'path_only'
             else 'mismatch'
         end as match_kind
@@ -141,7 +140,7 @@ select
     case
         when match_kind in ('data_key', 'path') then null
         when match_kind = 'no_expectation' then null
-        when len(button_urls) = 0 then 'URL 미반환'
+        when {{ list_size('button_urls') }} = 0 then 'URL 미반환'
         else 'URL 불일치'
     end as failure_reason
 from matched

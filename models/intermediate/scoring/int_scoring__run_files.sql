@@ -49,7 +49,7 @@ select
     files.file_fingerprint,
     (
         -- the most frequent Run ID of the file
-        select first(run_ids.run_id order by run_ids.rows_with_it desc, run_ids.run_id)
+        select {{ first_in_order('run_ids.run_id', 'run_ids.rows_with_it desc, run_ids.run_id') }}
         from run_ids
         where run_ids.source_file = files.source_file
     ) as run_id,

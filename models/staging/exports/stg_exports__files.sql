@@ -15,7 +15,7 @@ renamed as (
         encoding,
         read_from,
         size_bytes,
-        modified_ns // 1000000000 as modified_epoch,
+        {{ int_div('modified_ns', 1000000000) }} as modified_epoch,
         content_hash,
         {{ landed_fingerprint('source') }} as fingerprint,
         header_names,

@@ -14,19 +14,17 @@ status_classes as (
     -- matching pattern wins (an exact match on a tie); a value no pattern matches is unknown
     select
         statuses.llm_status,
-        coalesce(
-            (
-                select patterns.meaning
-                from {{ ref('llm_statuses') }} as patterns
-                where lower(trim(statuses.llm_status)) = lower(patterns.pattern)
-                    or (patterns.match = 'prefix'
-                        and starts_with(lower(trim(statuses.llm_status)), lower(patterns.pattern)))
-                order by length(patterns.pattern) desc, patterns.match = 'exact' desc
-                limit 1
-            ),
-            'unknown'
-        ) as llm_status_class
+        patterns.meaning,
+        row_number() over (
+            partition by statuses.llm_status
+            order by length(patterns.pattern) desc, patterns.match = 'exact' desc
+        ) as preference
     from (select distinct llm_status from source where llm_status is not null) as statuses
+    left join {{ ref('llm_statuses') }} as patterns
+        on lower(trim(statuses.llm_status)) = lower(patterns.pattern)
+        or (patterns.match = 'prefix'
+            and left(lower(trim(statuses.llm_status)), length(patterns.pattern))
+                = lower(patterns.pattern))
 ),
 
 timed as (
@@ -35,9 +33,13 @@ timed as (
         {{ json_seconds('response_time_json') }} as response_time_raw,
         {{ round_room('source.round_label') }} as round_room,
         {{ round_repeat('source.round_label') }} as round_repeat,
-        coalesce(status_classes.llm_status_class, 'not_evaluated') as llm_status_class
+        case
+            when source.llm_status is null then 'not_evaluated'
+            else coalesce(status_classes.meaning, 'unknown')
+        end as llm_status_class
     from source
-    left join status_classes on status_classes.llm_status = source.llm_status
+    left join status_classes
+        on status_classes.llm_status = source.llm_status and status_classes.preference = 1
 ),
 
 judged as (

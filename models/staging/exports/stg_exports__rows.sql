@@ -57,7 +57,7 @@ json_typed as (
 
 parsed as (
     select
-        * exclude (raw_json, raw_json_type, raw_fields),
+        {{ star_except(['raw_json', 'raw_json_type', 'raw_fields']) }},
         {{ raw_json_columns('raw_json', 'raw_json_type', 'raw_fields') }}
     from json_typed
 ),
