@@ -3,6 +3,10 @@
     failed half-way leaves some marts new and others old. -#}
 
 {% macro build_started() %}
+    {{ return(adapter.dispatch('build_started', 'agent_scoring')()) }}
+{% endmacro %}
+
+{% macro duckdb__build_started() %}
     {%- if flags.WHICH in ('build', 'run', 'seed') -%}
     create schema if not exists raw;
     create table if not exists raw.builds (
@@ -31,7 +35,11 @@
 {#- Complete: nothing failed, and either this run built the whole project or the warehouse
     was complete before it (a `--select` run does not mend a broken build). -#}
 {% macro build_ended(results) %}
-    {%- if flags.WHICH in ('build', 'run', 'seed') -%}
+    {{ return(adapter.dispatch('build_ended', 'agent_scoring')(results)) }}
+{% endmacro %}
+
+{% macro first_failure(results) -%}
+    {#- (failures, the first one's "model: message" or none) of a run's results -#}
     {%- set failed = [] -%}
     {%- for result in results if result.status in ('error', 'fail', 'runtime error') -%}
         {%- do failed.append(result) -%}
@@ -52,13 +60,19 @@
     {%- endfor -%}
     {%- if damage -%}
         {{- log(target.path ~ ' is damaged (a block does not match its checksum): delete it and run `dbt build`, which rebuilds everything from the exports in the input folder', info=True) -}}
-    {%- endif %}
+    {%- endif -%}
+    {{ return((failed | length, first)) }}
+{%- endmacro %}
+
+{% macro duckdb__build_ended(results) %}
+    {%- if flags.WHICH in ('build', 'run', 'seed') -%}
+    {%- set failures, first = first_failure(results) %}
     update raw.builds as this_build
     set ended_at = current_localtimestamp(),
-        failures = {{ failed | length }},
+        failures = {{ failures }},
         first_failure = {{ "'" ~ first[:500].replace("'", "''") ~ "'" if first else 'null' }},
         -- an earlier build that never ended (ended_at null) was not complete
-        complete = {{ failed | length }} = 0 and (whole_project or coalesce((
+        complete = {{ failures }} = 0 and (whole_project or coalesce((
             select coalesce(earlier.complete, false)
             from raw.builds as earlier
             where earlier.build_no < this_build.build_no
@@ -67,4 +81,59 @@
         ), true))
     where invocation_id = '{{ invocation_id }}'
     {%- endif -%}
+{% endmacro %}
+
+
+{#- Spark: parquet tables take no update, so a build appends its start and its end, and
+    raw.builds (a view) pairs them. The start also declares the loader's Parquet copy as the
+    sources (docs/spark.md). Spark runs one statement per call: the hooks run
+    theirs here and render nothing. -#}
+{% macro spark__build_started() %}
+    {%- if execute and flags.WHICH in ('build', 'run', 'seed') -%}
+    {%- do run_query("create schema if not exists raw") -%}
+    {%- do run_query("create table if not exists raw.build_starts (build_no int,
+        invocation_id string, command string, whole_project boolean, started_at timestamp)
+        using parquet") -%}
+    {%- do run_query("create table if not exists raw.build_ends (invocation_id string,
+        ended_at timestamp, failures int, first_failure string, complete boolean)
+        using parquet") -%}
+    {%- do run_query("create or replace view raw.builds as
+        select starts.*, ends.ended_at, ends.failures, ends.first_failure, ends.complete
+        from raw.build_starts as starts
+        left join raw.build_ends as ends on ends.invocation_id = starts.invocation_id") -%}
+    {%- do run_query("insert into raw.build_starts
+        select coalesce(max(build_no), 0) + 1, '" ~ invocation_id ~ "', '" ~ flags.WHICH
+        ~ "', " ~ build_is_whole() ~ ", localtimestamp() from raw.build_starts") -%}
+    {%- do spark_landing_sources() -%}
+    {%- endif -%}
+{% endmacro %}
+
+{% macro spark__build_ended(results) %}
+    {%- if execute and flags.WHICH in ('build', 'run', 'seed') -%}
+    {%- set failures, first = first_failure(results) -%}
+    {%- do run_query("insert into raw.build_ends
+        select this_build.invocation_id, localtimestamp(), " ~ failures ~ ", "
+        ~ (sql_string(first[:500]) if first else 'null') ~ ", "
+        ~ failures ~ " = 0 and (this_build.whole_project or coalesce((
+            select max_by(coalesce(earlier.complete, false), earlier.build_no)
+            from raw.builds as earlier
+            where earlier.build_no < this_build.build_no
+        ), true))
+        from raw.build_starts as this_build
+        where this_build.invocation_id = '" ~ invocation_id ~ "'") -%}
+    {%- endif -%}
+{% endmacro %}
+
+{% macro spark_landing_sources() %}
+    {%- set landing = env_var('AGENT_SCORING_LANDING_DIR', var('landing_dir')) -%}
+    {%- if not landing -%}
+        {{ exceptions.raise_compiler_error(
+            "the spark target reads the loader's Parquet copy: set AGENT_SCORING_LANDING_DIR"
+            ~ ' (docs/spark.md)') }}
+    {%- endif -%}
+    {%- for table in ['export_files', 'export_rows'] -%}
+        {%- do run_query("create table if not exists raw." ~ table ~ " using parquet
+            options (mergeSchema 'true') location '" ~ landing ~ "/" ~ table ~ "'") -%}
+        {%- do run_query("refresh table raw." ~ table) -%}
+    {%- endfor -%}
 {% endmacro %}

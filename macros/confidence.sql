@@ -5,8 +5,9 @@
 -#}
 
 {% macro ci_z() -%}
-    {#- The two-sided 95% quantile of the normal distribution. -#}
-    1.959963984540054
+    {#- The two-sided 95% quantile of the normal distribution; a double, as Spark would
+        otherwise round its decimal products to a few places. -#}
+    cast(1.959963984540054 as double)
 {%- endmacro %}
 
 

@@ -11,7 +11,7 @@
         count_if(verdict = 'all_fail') as all_fail,
         count_if(verdict = 'mismatch') as mismatch,
         count_if(verdict = 'not_eligible') as not_eligible,
-        5.0 * (count_if(verdict = 'all_pass') + count_if(verdict = 'all_fail'))
+        cast(5 as double) * (count_if(verdict = 'all_pass') + count_if(verdict = 'all_fail'))
             / nullif(count_if(verdict <> 'not_eligible'), 0) as consistency_score
     from {{ verdicts }}
     group by agent, source_file, track

@@ -18,7 +18,7 @@
     {%- set rules = 'read_rules_fingerprint' if config.get('rules_scope') == 'read'
         else 'rules_fingerprint' -%}
     {#- read after this build's load, straight from the landing table -#}
-    {%- do ref('export_loads') -%}
+    {%- do after_load() -%}
     select
         files.source_file,
         {{ landed_fingerprint('files') }} || '|' || agents.{{ rules }} as file_fingerprint
@@ -83,10 +83,10 @@
                 where current_files.source_file = stored.source_file
                     and current_files.file_fingerprint = stored.file_fingerprint
             )") -%}
-        {%- for row in stale.rows %}
-        {%- if not loop.first %};{% endif %}
-        alter table {{ this }} drop if exists partition (source_file = {{ sql_string(row[0]) }})
-        {%- endfor %}
+        {%- for row in stale.rows -%}
+            {%- do run_query('alter table ' ~ this ~ ' drop if exists partition (source_file = '
+                ~ sql_string(row[0]) ~ ')') -%}
+        {%- endfor -%}
     {%- endif -%}
 {%- endmacro %}
 
@@ -120,4 +120,18 @@
     {#- parquet has no delete: the key is the partition, and a new build overwrites it -#}
     {{ return({'incremental_strategy': 'insert_overwrite', 'partition_by': key,
                'file_format': 'parquet'}) }}
+{%- endmacro %}
+
+
+{% macro after_load() -%}
+    {#- Makes the calling model wait for this build's load (the export_loads model). The
+        Spark target has no such model: the loader ran before it (its Parquet copy). -#}
+    {{ return(adapter.dispatch('after_load', 'agent_scoring')()) }}
+{%- endmacro %}
+
+{% macro default__after_load() -%}
+    {%- do ref('export_loads') -%}
+{%- endmacro %}
+
+{% macro spark__after_load() -%}
 {%- endmacro %}

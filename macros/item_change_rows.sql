@@ -280,11 +280,10 @@
                     and pair_now.base_file = stored.base_file
                     and pair_now.pair_fingerprint = stored.pair_fingerprint
             )") -%}
-        {%- for row in stale.rows %}
-        {%- if not loop.first %};{% endif %}
-        alter table {{ this }} drop if exists partition
-            (head_file = {{ sql_string(row[0]) }}, base_file = {{ sql_string(row[1]) }})
-        {%- endfor %}
+        {%- for row in stale.rows -%}
+            {%- do run_query('alter table ' ~ this ~ ' drop if exists partition (head_file = '
+                ~ sql_string(row[0]) ~ ', base_file = ' ~ sql_string(row[1]) ~ ')') -%}
+        {%- endfor -%}
     {%- endif -%}
 {% endmacro %}
 

@@ -1,8 +1,14 @@
 {#-
     Regular expressions, through adapter.dispatch: a model calls regex_extract(...), never an
     engine's function, so another adapter adds its own `<adapter>__regex_extract` without
-    touching a model. Patterns are RE2 syntax (DuckDB's; Spark's Java regex reads them too).
+    touching a model. Patterns are RE2 syntax (DuckDB's); Spark's Java regex reads them
+    too, once java_pattern() has made `\b` the ASCII word boundary RE2 means (Java's counts
+    Korean letters as word characters: `true인가` has no boundary after `true` there).
 -#}
+
+{% macro java_pattern(pattern) -%}
+    {{- pattern | replace('\\b', '(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))') -}}
+{%- endmacro %}
 
 {% macro regex_replace(text, pattern, replacement, flags='g') -%}
     {#- Every match (flags 'g'; add 'i' to ignore case) of `pattern` replaced. -#}
@@ -15,7 +21,7 @@
 
 {% macro spark__regex_replace(text, pattern, replacement, flags) -%}
     {#- Java's regexp_replace replaces every match; a backreference is $1, not \\1 -#}
-    regexp_replace({{ text }}, {{ "'(?i)' || " if 'i' in flags }}{{ pattern }}, {{ replacement }})
+    regexp_replace({{ text }}, {{ "'(?i)' || " if 'i' in flags }}{{ java_pattern(pattern) }}, {{ replacement }})
 {%- endmacro %}
 
 
@@ -29,7 +35,7 @@
 {%- endmacro %}
 
 {% macro spark__regex_extract(text, pattern, group) -%}
-    regexp_extract({{ text }}, {{ pattern }}, {{ group }})
+    regexp_extract({{ text }}, {{ java_pattern(pattern) }}, {{ group }})
 {%- endmacro %}
 
 
@@ -43,7 +49,7 @@
 {%- endmacro %}
 
 {% macro spark__regex_full_match(text, pattern) -%}
-    regexp_like({{ text }}, '^(?:' || {{ pattern }} || ')$')
+    regexp_like({{ text }}, '^(?:' || {{ java_pattern(pattern) }} || ')$')
 {%- endmacro %}
 
 
@@ -57,5 +63,5 @@
 {%- endmacro %}
 
 {% macro spark__regex_contains(text, pattern, flags) -%}
-    regexp_like({{ text }}, {{ "'(?i)' || " if 'i' in flags }}{{ pattern }})
+    regexp_like({{ text }}, {{ "'(?i)' || " if 'i' in flags }}{{ java_pattern(pattern) }})
 {%- endmacro %}

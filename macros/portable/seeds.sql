@@ -1,7 +1,7 @@
 {% macro spark__load_csv_rows(model, agate_table) %}
     {#- dbt-spark's session method pastes seed values into the SQL unquoted (a text with an
         apostrophe breaks the insert, an empty cell becomes the text 'None'): write them as
-        literals here. -#}
+        literals here (sql_string). -#}
     {%- set column_override = model['config'].get('column_types', {}) -%}
     {%- set statements = [] -%}
     {%- for chunk in agate_table.rows | batch(get_batch_size()) -%}
@@ -32,6 +32,6 @@
     {%- elif value is number -%}
         {{ value }}
     {%- else -%}
-        '{{ value | string | replace("\\", "\\\\") | replace("'", "\\'") }}'
+        {{ sql_string(value) }}
     {%- endif -%}
 {%- endmacro %}

@@ -349,6 +349,29 @@ def check(agents, head, base, db_path, thresholds, output, **options) -> None:
         raise SystemExit(1)
 
 
+@main.command("spark-copy")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("spark_copy.duckdb"), show_default=True,
+              help="The DuckDB file to write (replaced).")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="The agent-scoring project (its profiles.yml names the spark target).",
+)
+def spark_copy(out: Path, project: Path) -> None:
+    """Copy what `dbt build --target spark` built into a DuckDB file, which every other
+    command then reads with --db OUT (docs/spark.md)."""
+    from agent_scoring.spark import copy_warehouse, spark_session
+
+    copied = copy_warehouse(spark_session(project), out)
+    if not copied:
+        raise click.ClickException("the spark target holds no table: run "
+                                   "`dbt build --target spark` first")
+    click.echo(f"{out}: {len(copied)} tables and views of the spark target")
+
+
 @main.command("new-agent")
 @click.argument("agent")
 @click.option("--display-name", default=None, help="How reports name it [default: AGENT].")

@@ -6,7 +6,7 @@
 with files as (
     select source_file, csv_records
     from {{ ref('stg_exports__files') }}
-    where problem is null and len(missing_columns) = 0
+    where problem is null and {{ list_size("missing_columns") }} = 0
 ),
 
 scored as (

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from agent_scoring.loader import InputDirError, Registry, load_exports
+from agent_scoring.loader.mirror import mirror_landing
 
 
 def model(dbt, session):
@@ -31,6 +32,9 @@ def model(dbt, session):
     else:
         rows = [[a["source_file"], a["action"], a["records"], a["seconds"], None]
                 for a in actions]
+        landing_dir = dbt.config.get("landing_dir")
+        if landing_dir:  # a Parquet copy for the Spark target (docs/spark.md)
+            mirror_landing(session.cursor(), Path(landing_dir), actions)
     session.execute(
         "create or replace temp table export_loads_done (source_file varchar, "
         "action varchar, records bigint, seconds double, problem varchar)"

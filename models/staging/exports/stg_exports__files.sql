@@ -1,5 +1,5 @@
 {{ config(materialized='view') }}
--- depends_on: {{ ref('export_loads') }}
+{%- do after_load() %}
 -- One row per export the loader found in the input directory: how it was read, its header,
 -- its record count, or why it cannot be read.
 

@@ -757,3 +757,26 @@ def generate(
     )
     for generated in written:
         click.echo(f"{generated.path}: {generated.rows} rows, {generated.size_bytes:,} bytes")
+
+
+@main.command()
+@click.option("--rows", type=int, default=100_000, show_default=True)
+@click.option("--file-rows", default="262-5000", show_default=True)
+@click.option("--extra-rows", type=int, default=262, show_default=True)
+@click.option("--seed", type=int, default=7, show_default=True)
+@click.option("--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=DEFAULT_TEMPLATE, show_default=True)
+@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
+              default=PROJECT_DIR, show_default=True)
+def spark(rows, file_rows, extra_rows, seed, template, workdir, project_dir) -> None:
+    """The same exports on DuckDB and on the spark target (docs/spark.md): clean build and
+    +1 file, one engine after the other (needs pip install -e '.[spark]' and Java 17)."""
+    from agent_scoring.bench.spark import compare_engines
+
+    click.echo(f"== {rows:,} rows, DuckDB and Spark")
+    figures = compare_engines(project_dir.resolve(), template.resolve(), rows,
+                              _file_rows(file_rows), extra_rows, seed, workdir, click.echo)
+    if not all(figure.ok for figure in figures):
+        raise click.ClickException("a build failed (above)")
+
