@@ -131,3 +131,14 @@ def test_the_real_plan_report_from_spark_is_the_published_one(both_builds):
     with duckdb.connect(str(copy), read_only=True) as con:
         text = render_report(con, "plan_agent", REAL_PLAN.name)
     assert digest(text) == REAL_PLAN_REPORT_SHA256
+
+
+@needs_spark
+def test_score_report_reads_the_spark_copy_and_says_what_it_lacks(both_builds, tmp_path):
+    _, copy = both_builds
+    score_report = Path(sys.executable).with_name("score-report")
+    done = subprocess.run([str(score_report), "--db", str(copy), "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "plan_agent_sample_score_summary.md").exists()
+    assert "no RAG report: the RAG models are not built on the spark target" in done.stderr
