@@ -16,13 +16,24 @@
 {%- endmacro %}
 
 {% macro spark__raw_json_extract(raw_json) -%}
-    {#- JSON values are VARIANTs on Spark; try_parse_json gives null for malformed text -#}
-    case when try_parse_json({{ raw_json }}) is not null then array(
+    {#- JSON values are VARIANTs on Spark; null for malformed text -#}
+    case when {{ spark_parse_json(raw_json) }} is not null then array(
         {%- for path in ['$.assistantMessage', '$.dataUIList', '$.responseTimeSec',
             '$.error', '$.executionProcesses', '$.worker'] %}
-        try_variant_get(try_parse_json({{ raw_json }}), '{{ path }}'){{ ',' if not loop.last }}
+        try_variant_get({{ spark_parse_json(raw_json) }}, '{{ path }}'){{ ',' if not loop.last }}
         {%- endfor %}
     ) end
+{%- endmacro %}
+
+{% macro spark_parse_json(text) -%}
+    {#- Text as a VARIANT, null when it is no JSON. DuckDB also reads the bare NaN and
+        Infinity that Python's json.dumps writes; Spark's parser does not, so a text it
+        refuses is read again with them quoted ("NaN" then casts to the same double). -#}
+    coalesce(
+        try_parse_json({{ text }}),
+        try_parse_json(regexp_replace(
+            {{ text }}, '([:\[,]\s*)(-?Infinity|NaN)(?=\s*[,}\]])', '$1"$2"'))
+    )
 {%- endmacro %}
 
 {% macro raw_json_type(raw_json, raw_fields) -%}
@@ -45,7 +56,7 @@
     case
         when {{ raw_fields }} is null then null
         when exists({{ raw_fields }}, field -> field is not null) then 'OBJECT'
-        else {{ spark_json_type('try_parse_json(' ~ raw_json ~ ')') }}
+        else {{ spark_json_type(spark_parse_json(raw_json)) }}
     end
 {%- endmacro %}
 
