@@ -142,3 +142,22 @@ def test_score_report_reads_the_spark_copy_and_says_what_it_lacks(both_builds, t
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "plan_agent_sample_score_summary.md").exists()
     assert "no RAG report: the RAG models are not built on the spark target" in done.stderr
+
+
+# their input rows are DuckDB SQL (list literals, JSON casts): docs/spark.md
+DUCKDB_FIXTURES = ["test_response_times_that_give_no_speed_score_say_why",
+                   "test_url_accuracy_at_every_boundary_of_the_rule",
+                   "test_url_strict_accuracy_gives_the_other_data_key_0"]
+
+
+@needs_spark
+def test_the_rules_unit_tests_pass_on_spark(both_builds):
+    duck, _ = both_builds
+    work = duck.work
+    env = {**duck.env(), "AGENT_SCORING_SPARK_DIR": str(work / "spark"),
+           "AGENT_SCORING_LANDING_DIR": str(work / "landing"),
+           "DBT_TARGET_PATH": str(work / "target-spark-unit")}
+    proc = run_dbt(["test", "--target", "spark", "--select", "test_type:unit",
+                    "--exclude", *DUCKDB_FIXTURES], env)
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert " unit tests" in proc.stdout and "ERROR=0" in proc.stdout

@@ -44,7 +44,7 @@ def compare_engines(project_dir: Path, template: Path, rows: int, file_rows: tup
     def build(step: str, engine: str, total_rows: int) -> None:
         target = ["--target", "spark"] if engine == "spark" else []
         measured = run_measured(
-            [dbt, "build", "--exclude", "tag:rag", *target],
+            [dbt, "build", "--exclude", "tag:rag", "test_type:unit", *target],
             log_path=base / "logs" / f"{step.replace(' ', '-')}.log",
             env={**env, "DBT_TARGET_PATH": str(base / f"target-{engine}")}, cwd=project_dir)
         figure = Figure(step, total_rows, measured.wall_s, measured.peak_rss_mb,
