@@ -73,19 +73,29 @@
 {%- endmacro %}
 
 {% macro spark__delete_stale_file_rows() -%}
-    {#- parquet has no delete: drop the partitions of stale files (read when the hook runs) -#}
-    {%- set current_files = current_file_fingerprints() -%}
+    {{ spark_drop_stale_partitions(['source_file'], 'file_fingerprint',
+                                   current_file_fingerprints()) }}
+{%- endmacro %}
+
+{% macro spark_drop_stale_partitions(keys, fingerprint, current) -%}
+    {#- parquet has no delete: drop the partitions (by `keys`) whose stored `fingerprint` is
+        not in the query `current`, read when the post-hook runs -#}
     {%- if execute -%}
+        {%- set matches = [] -%}
+        {%- for key in keys + [fingerprint] -%}
+            {%- do matches.append('now.' ~ key ~ ' = stored.' ~ key) -%}
+        {%- endfor -%}
         {%- set stale = run_query(
-            "select distinct stored.source_file from " ~ this ~ " as stored
-            where not exists (
-                select 1 from (" ~ current_files ~ ") as current_files
-                where current_files.source_file = stored.source_file
-                    and current_files.file_fingerprint = stored.file_fingerprint
-            )") -%}
+            "select distinct stored." ~ keys | join(', stored.') ~ " from " ~ this ~ " as stored
+            where not exists (select 1 from (" ~ current ~ ") as now where "
+            ~ matches | join(' and ') ~ ")") -%}
         {%- for row in stale.rows -%}
-            {%- do run_query('alter table ' ~ this ~ ' drop if exists partition (source_file = '
-                ~ sql_string(row[0]) ~ ')') -%}
+            {%- set values = [] -%}
+            {%- for key in keys -%}
+                {%- do values.append(key ~ ' = ' ~ sql_string(row[loop.index0])) -%}
+            {%- endfor -%}
+            {%- do run_query('alter table ' ~ this ~ ' drop if exists partition ('
+                ~ values | join(', ') ~ ')') -%}
         {%- endfor -%}
     {%- endif -%}
 {%- endmacro %}

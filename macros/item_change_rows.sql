@@ -269,22 +269,8 @@
 {% endmacro %}
 
 {% macro spark__delete_stale_run_pairs() %}
-    {#- parquet has no delete: drop the partitions of stale pairs (read when the hook runs) -#}
-    {%- set pairs_now = current_run_pairs() -%}
-    {%- if execute -%}
-        {%- set stale = run_query(
-            "select distinct stored.head_file, stored.base_file from " ~ this ~ " as stored
-            where not exists (
-                select 1 from (" ~ pairs_now ~ ") as pair_now
-                where pair_now.head_file = stored.head_file
-                    and pair_now.base_file = stored.base_file
-                    and pair_now.pair_fingerprint = stored.pair_fingerprint
-            )") -%}
-        {%- for row in stale.rows -%}
-            {%- do run_query('alter table ' ~ this ~ ' drop if exists partition (head_file = '
-                ~ sql_string(row[0]) ~ ', base_file = ' ~ sql_string(row[1]) ~ ')') -%}
-        {%- endfor -%}
-    {%- endif -%}
+    {{ spark_drop_stale_partitions(['head_file', 'base_file'], 'pair_fingerprint',
+                                   current_run_pairs()) }}
 {% endmacro %}
 
 {% macro spark__create_item_changes_between() %}

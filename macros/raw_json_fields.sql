@@ -8,21 +8,26 @@
     {{ return(adapter.dispatch('raw_json_extract', 'agent_scoring')(raw_json)) }}
 {%- endmacro %}
 
+{% macro raw_json_paths() -%}
+    {#- The Raw JSON fields the agents score, in the order raw_json_columns() reads them. -#}
+    {{ return(['$.assistantMessage', '$.dataUIList', '$.responseTimeSec', '$.error',
+               '$.executionProcesses', '$.worker']) }}
+{%- endmacro %}
+
 {% macro duckdb__raw_json_extract(raw_json) -%}
-    try(json_extract({{ raw_json }}, [
-        '$.assistantMessage', '$.dataUIList', '$.responseTimeSec',
-        '$.error', '$.executionProcesses', '$.worker'
-    ]))
+    try(json_extract({{ raw_json }}, {{ sql_list(raw_json_paths()) }}))
 {%- endmacro %}
 
 {% macro spark__raw_json_extract(raw_json) -%}
-    {#- JSON values are VARIANTs on Spark; null for malformed text -#}
-    case when {{ spark_parse_json(raw_json) }} is not null then array(
-        {%- for path in ['$.assistantMessage', '$.dataUIList', '$.responseTimeSec',
-            '$.error', '$.executionProcesses', '$.worker'] %}
-        try_variant_get({{ spark_parse_json(raw_json) }}, '{{ path }}'){{ ',' if not loop.last }}
-        {%- endfor %}
-    ) end
+    {#- JSON values are VARIANTs on Spark; null for malformed text. The cell is parsed once:
+        the lambda names the parsed value, as SQL has no let. -#}
+    element_at(transform(array({{ spark_parse_json(raw_json) }}), parsed ->
+        case when parsed is not null then array(
+            {%- for path in raw_json_paths() %}
+            try_variant_get(parsed, '{{ path }}'){{ ',' if not loop.last }}
+            {%- endfor %}
+        ) end
+    ), 1)
 {%- endmacro %}
 
 {% macro spark_parse_json(text) -%}
