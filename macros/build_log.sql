@@ -136,4 +136,10 @@
             options (mergeSchema 'true') location '" ~ landing ~ "/" ~ table ~ "'") -%}
         {%- do run_query("refresh table raw." ~ table) -%}
     {%- endfor -%}
+    {#- the schema given: a load of the exports alone writes no RAG documents -#}
+    {%- do run_query("create table if not exists raw.rag_documents (kind string,
+        source_path string, source_file string, size_bytes bigint, content_hash string,
+        document string, problem string, loaded_at timestamp) using parquet
+        location '" ~ landing ~ "/rag_documents'") -%}
+    {%- do run_query("refresh table raw.rag_documents") -%}
 {% endmacro %}

@@ -7,7 +7,7 @@
     round(
         greatest(
             0,
-            ({{ faithfulness }} + {{ relevance }} + {{ completeness }}) / 15.0
+            ({{ faithfulness }} + {{ relevance }} + {{ completeness }}) / 15.0::double
             - {{ hallucination_penalty }} * (case when {{ hallucination_detected }} then 1 else 0 end)
         ),
         10

@@ -20,9 +20,9 @@ def project(tmp_path_factory):
     return work, project_inputs(work)
 
 
-def loads(work) -> dict[str, str]:
+def loads(work, loader: str = "export_loads") -> dict[str, str]:
     with duckdb.connect(str(work / "w.duckdb"), read_only=True) as con:
-        return dict(con.execute("select source_file, action from export_loads").fetchall())
+        return dict(con.execute(f"select source_file, action from {loader}").fetchall())
 
 
 def test_1_a_build_with_nothing_new_reads_no_file_and_changes_nothing(project):
@@ -30,6 +30,7 @@ def test_1_a_build_with_nothing_new_reads_no_file_and_changes_nothing(project):
     build(work, inputs)
     log = build(work, inputs)
     assert set(loads(work).values()) == {"kept"}
+    assert set(loads(work, "rag_loads").values()) == {"kept"}
     assert "PASS=" in log and "WARN=2 ERROR=0" in log
     fresh_build(work, inputs)
     assert_same_warehouse(work)

@@ -1,6 +1,7 @@
-"""The same models on Apache Spark (docs/spark.md): the bundled samples, the
-resume fixture and the team's real plan export built on the `spark` target (Spark in this
-process) give every mart the DuckDB build gives, row for row, and the same reports.
+"""The same models on Apache Spark (docs/spark.md): the bundled samples (agents and RAG),
+the resume and label fixtures and the team's real plan export and RAG runs built on the
+`spark` target (Spark in this process) give every mart the DuckDB build gives, row for row,
+and the same reports.
 
 Slow (a Spark build is minutes on two cores): `.ci/run` runs it on its own with
 `pytest -m spark`; the README's test command leaves it out."""
@@ -20,6 +21,8 @@ import duckdb
 import pytest
 from conftest import REAL_PLAN
 from support.warehouse import FIXTURES, REPO, SAMPLES, Warehouse, build, copy_inputs, run_dbt
+from test_rag_real_data import DATASET as REAL_DATASET
+from test_rag_real_data import REAL_DATA, RUN_1210, RUN_1211
 
 pytestmark = pytest.mark.spark
 
@@ -35,8 +38,8 @@ needs_spark = pytest.mark.skipif(
     "pip install -e '.[spark]'",
 )
 
-# not built on Spark yet: the RAG readers read their JSON files in DuckDB (README)
-DUCKDB_ONLY = ("export_loads", "stg_rag__", "int_rag__", "rag_")
+# the loaders run on DuckDB; Spark reads their Parquet copy
+DUCKDB_ONLY = ("export_loads", "rag_loads")
 # build times and rule digests, which differ between any two builds
 VOLATILE = ("fingerprint", "digest", "scored_at", "loaded_at", "started_at", "ended_at")
 
@@ -81,35 +84,45 @@ def both_builds(tmp_path_factory) -> tuple[Warehouse, Path]:
     the Spark build of the same files."""
     work = tmp_path_factory.mktemp("spark")
     files = [SAMPLES / "plan_agent_sample.csv", SAMPLES / "resume_agent_sample.csv",
-             SAMPLES / "url_agent_sample.csv", FIXTURES / "resume_agent_published.csv"]
+             SAMPLES / "url_agent_sample.csv", FIXTURES / "resume_agent_published.csv",
+             *sorted(SAMPLES.glob("*.json")),
+             FIXTURES / "rag" / "rag_hallucination_labels_sample.csv"]
     if REAL_PLAN.exists():
         files.append(REAL_PLAN)
-    landing = work / "landing"
-    settings = ("{run_pairs: [{agent: resume_agent, head: resume_agent_sample.csv, base: null}], "
-                f"landing_dir: '{landing}'}}")
-    duck = build(copy_inputs(files, work / "input"), work, extra=["--vars", settings])
-    env = {**duck.env(), "AGENT_SCORING_SPARK_DIR": str(work / "spark"),
-           "DBT_TARGET_PATH": str(work / "target-spark")}
-    proc = run_dbt(["build", "--target", "spark", "--vars", settings], env)
+    if REAL_DATASET.exists():
+        files += [REAL_DATASET, REAL_DATA / RUN_1210, REAL_DATA / RUN_1211]
+    duck = build(copy_inputs(files, work / "input"), work, extra=["--vars", settings(work)])
+    return duck, spark_build(duck, "spark-copy.duckdb")
+
+
+def settings(work: Path) -> str:
+    return ("{run_pairs: [{agent: resume_agent, head: resume_agent_sample.csv, base: null}], "
+            f"landing_dir: '{work / 'landing'}'}}")
+
+
+def spark_build(duck: Warehouse, copy_name: str) -> Path:
+    """`dbt build --target spark` of what the DuckDB build loaded, copied into DuckDB."""
+    env = {**duck.env(), "AGENT_SCORING_SPARK_DIR": str(duck.work / "spark"),
+           "DBT_TARGET_PATH": str(duck.work / "target-spark")}
+    proc = run_dbt(["build", "--target", "spark", "--vars", settings(duck.work)], env)
     if proc.returncode != 0:
         pytest.fail(f"dbt build --target spark failed:\n{proc.stdout[-6000:]}")
-    copy = work / "spark-copy.duckdb"
+    copy = duck.work / copy_name
     script = ("import sys; from pathlib import Path; "
               "from agent_scoring.spark import spark_session, copy_warehouse; "
               "copy_warehouse(spark_session(Path(sys.argv[1])), Path(sys.argv[2]))")
     subprocess.run([sys.executable, "-c", script, str(REPO), str(copy)], env=env,
                    check=True, capture_output=True, timeout=1800)
-    return duck, copy
+    return copy
 
 
-@needs_spark
-def test_every_mart_equals_the_duckdb_build_row_for_row(both_builds):
-    duck, copy = both_builds
+def differing_tables(duck: Warehouse, copy: Path) -> list[str]:
     with duck.connect() as duck_con, duckdb.connect(str(copy), read_only=True) as spark_con:
         tables = [name for (name,) in duck_con.execute(
             "select table_name from information_schema.tables where table_schema = 'main' "
             "order by 1").fetchall() if not name.startswith(DUCKDB_ONLY)]
-        assert {"item_scores", "set_scores", "runs", "run_comparisons"} <= set(tables)
+        assert {"item_scores", "set_scores", "runs", "run_comparisons", "rag_judgements",
+                "rag_run_scores"} <= set(tables)
         differing = []
         for table in tables:
             duck_columns, spark_columns = columns(duck_con, table), columns(spark_con, table)
@@ -118,7 +131,12 @@ def test_every_mart_equals_the_duckdb_build_row_for_row(both_builds):
             kinds = [duck_columns[name] for name in names]
             if rows(duck_con, table, names, kinds) != rows(spark_con, table, names, kinds):
                 differing.append(table)
-        assert differing == []
+    return differing
+
+
+@needs_spark
+def test_every_mart_equals_the_duckdb_build_row_for_row(both_builds):
+    assert differing_tables(*both_builds) == []
 
 
 @needs_spark
@@ -134,20 +152,20 @@ def test_the_real_plan_report_from_spark_is_the_published_one(both_builds):
 
 
 @needs_spark
-def test_score_report_reads_the_spark_copy_and_says_what_it_lacks(both_builds, tmp_path):
-    _, copy = both_builds
+def test_score_report_on_the_spark_copy_writes_what_it_writes_on_duckdb(both_builds,
+                                                                        tmp_path):
+    duck, copy = both_builds
     score_report = Path(sys.executable).with_name("score-report")
-    done = subprocess.run([str(score_report), "--db", str(copy), "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    assert (tmp_path / "plan_agent_sample_score_summary.md").exists()
-    assert "no RAG report: the RAG models are not built on the spark target" in done.stderr
-
-
-# their input rows are DuckDB SQL (list literals, JSON casts): docs/spark.md
-DUCKDB_FIXTURES = ["test_response_times_that_give_no_speed_score_say_why",
-                   "test_url_accuracy_at_every_boundary_of_the_rule",
-                   "test_url_strict_accuracy_gives_the_other_data_key_0"]
+    written = {}
+    for name, db in (("duckdb", duck.db), ("spark", copy)):
+        done = subprocess.run([str(score_report), "--db", str(db), "--out", str(tmp_path / name)],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        written[name] = {path.name: path.read_text(encoding="utf-8")
+                         for path in sorted((tmp_path / name).glob("*.md"))}
+    assert "plan_agent_sample_score_summary.md" in written["spark"]
+    assert any(name.startswith("evaluation_report_sample") for name in written["spark"])
+    assert written["spark"] == written["duckdb"]
 
 
 @needs_spark
@@ -157,7 +175,26 @@ def test_the_rules_unit_tests_pass_on_spark(both_builds):
     env = {**duck.env(), "AGENT_SCORING_SPARK_DIR": str(work / "spark"),
            "AGENT_SCORING_LANDING_DIR": str(work / "landing"),
            "DBT_TARGET_PATH": str(work / "target-spark-unit")}
-    proc = run_dbt(["test", "--target", "spark", "--select", "test_type:unit",
-                    "--exclude", *DUCKDB_FIXTURES], env)
+    proc = run_dbt(["test", "--target", "spark", "--select", "test_type:unit"], env)
     assert proc.returncode == 0, proc.stdout[-4000:]
     assert " unit tests" in proc.stdout and "ERROR=0" in proc.stdout
+
+
+@needs_spark
+def test_a_deleted_and_a_changed_export_leave_spark_where_duckdb_is(both_builds):
+    """The incremental path (runs last: it changes the inputs). Spark drops a deleted
+    export's partitions and rewrites a changed one's, as DuckDB's delete+insert does."""
+    duck, _ = both_builds
+    (duck.input_dir / "url_agent_sample.csv").unlink()
+    plan = duck.input_dir / "plan_agent_sample.csv"
+    text = plan.read_text(encoding="utf-8-sig")
+    changed = text.replace('""formType"": ""SELECT""', '""formType"": ""INPUT""', 2)
+    assert changed != text
+    plan.write_text(changed, encoding="utf-8-sig")
+    proc = run_dbt(["build", "--vars", settings(duck.work)], duck.env())
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    copy = spark_build(duck, "spark-copy-after.duckdb")
+    assert differing_tables(duck, copy) == []
+    with duckdb.connect(str(copy), read_only=True) as con:
+        assert con.execute("select count(*) from item_scores where source_file = "
+                           "'url_agent_sample.csv'").fetchone() == (0,)

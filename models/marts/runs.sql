@@ -8,7 +8,7 @@
 {%- set pairs = var('run_pairs', []) %}
 {%- set half = var('run_pair_min_shared_share') %}
 
-with recursive files as (
+with files as (
     select * from {{ ref('int_scoring__run_files') }}
 ),
 
@@ -159,16 +159,11 @@ with_shares as (
 ),
 
 chain as (
-    -- a test set is a line of runs: each run belongs to the set of its first ancestor
-    select agent, source_file, query_set_hash as test_set_key, 0 as depth
-    from with_shares
-    where previous_source_file is null
-    union all
-    select child.agent, child.source_file, chain.test_set_key, chain.depth + 1
-    from with_shares as child
-    inner join chain
-        on chain.agent = child.agent and chain.source_file = child.previous_source_file
-    where chain.depth < 100000
+    -- a test set is a line of runs: each run belongs to the set of its first run
+    select lines.agent, lines.source_file, first_run.query_set_hash as test_set_key
+    from {{ first_runs('with_shares') }} as lines
+    inner join with_shares as first_run
+        on first_run.agent = lines.agent and first_run.source_file = lines.first_file
 ),
 
 figures as (
@@ -242,10 +237,6 @@ select
     figures.consistency_score_ci_low,
     figures.consistency_score_ci_high
 from with_shares as runs
-left join (
-    select agent, source_file, {{ first_in_order('test_set_key', 'depth') }} as test_set_key
-    from chain
-    group by all
-) as chain
+left join chain
     on chain.agent = runs.agent and chain.source_file = runs.source_file
 left join figures on figures.agent = runs.agent and figures.source_file = runs.source_file

@@ -134,10 +134,6 @@ def write_reports(
     for name, reporter in reporters.items():
         if agents and name not in agents:
             continue
-        if name == "rag" and spark_copy_without_rag(con):
-            click.echo("note: no RAG report: the RAG models are not built on the spark target "
-                       "yet (docs/spark.md)", err=True)
-            continue
         require_tables(con, path, list(reporter.required_tables))
         # --file narrows the list first, so the batched queries only read those files.
         selected = [f for f in reporter.sources(con) if not files or f in files]
@@ -163,13 +159,6 @@ def write_reports(
             written += 1
             click.echo(f"{target}: {reporter.summary(context)}")
     return written, failed, found
-
-
-def spark_copy_without_rag(con) -> bool:
-    """A copy of the spark target (its build log is raw.build_starts), which has no RAG marts."""
-    found = {name for (name,) in con.execute(
-        "select table_schema || '.' || table_name from information_schema.tables").fetchall()}
-    return "raw.build_starts" in found and "main.rag_run_scores" not in found
 
 
 def pass_options_to_subcommand(ctx: click.Context) -> None:

@@ -21,7 +21,7 @@ INPUTS = [
 # when a row was scored, compared or loaded, what the last load did, and the log of builds
 # differ by build
 VOLATILE = {"scored_at", "compared_at", "loaded_at"}
-SKIPPED_TABLES = {"export_loads", "builds"}
+SKIPPED_TABLES = {"export_loads", "rag_loads", "builds"}
 
 
 def env_for(work: Path, inputs: Path, db: str) -> dict[str, str]:

@@ -24,10 +24,8 @@ rules as (
 question_courses as (
     select
         question_key,
-        list_filter(
-            coverage,
-            lambda c: not list_contains(coalesce(expected_doc_types, []), c)
-        ) as course_areas
+        {{ list_without('coverage', 'coalesce(expected_doc_types, ' ~ sql_list([]) ~ ')') }}
+            as course_areas
     from questions
 ),
 

@@ -35,8 +35,8 @@ category_measures as (
             when 'behavior_correct_rate' then avg(
                 case
                     when judgements.judge_status = 'judged' and judgements.behavior_correct
-                        then 1.0
-                    else 0.0
+                        then 1.0::double
+                    else 0.0::double
                 end
             ) filter (where judgements.judge_status <> 'judge_error')
         end as measured_value,
@@ -65,8 +65,9 @@ label_measures as (
         ) as numerator,
         avg(
             case
-                when judgements.hallucination_detected = judgements.human_hallucination then 1.0
-                else 0.0
+                when judgements.hallucination_detected = judgements.human_hallucination
+                    then 1.0::double
+                else 0.0::double
             end
         ) as measured_value,
         0 as unjudged,

@@ -26,17 +26,24 @@ candidates as (
         or labels.report_file = runs.report_file
 ),
 
+ranked as (
+    select
+        *,
+        row_number() over (
+            partition by run_id, question_id
+            order by is_run_specific desc, labels_file desc, row_no desc
+        ) as label_rank
+    from candidates
+),
+
 chosen as (
     select
         run_id,
         question_id,
         is_hallucination as human_hallucination,
         labels_file || ':' || row_no as label_source
-    from candidates
-    qualify row_number() over (
-        partition by run_id, question_id
-        order by is_run_specific desc, labels_file desc, row_no desc
-    ) = 1
+    from ranked
+    where label_rank = 1
 )
 
 select * from chosen

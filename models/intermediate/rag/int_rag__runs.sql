@@ -30,25 +30,31 @@ dataset_matches as (
     group by results.report_file, questions.dataset_file
 ),
 
-best_dataset as (
+ranked_datasets as (
     select
         dataset_matches.report_file,
         dataset_matches.dataset_file,
-        dataset_matches.matched_ids
+        dataset_matches.matched_ids,
+        row_number() over (
+            partition by dataset_matches.report_file
+            order by
+                (dataset_matches.dataset_file is not distinct from reports.stated_dataset_file) desc,
+                dataset_matches.matched_ids desc,
+                dataset_matches.matched_texts desc,
+                (datasets.dataset_version is not distinct from reports.dataset_version) desc,
+                dataset_matches.dataset_file desc
+        ) as dataset_rank
     from dataset_matches
     inner join reports
         on dataset_matches.report_file = reports.report_file
     inner join datasets
         on dataset_matches.dataset_file = datasets.dataset_file
-    qualify row_number() over (
-        partition by dataset_matches.report_file
-        order by
-            (dataset_matches.dataset_file is not distinct from reports.stated_dataset_file) desc,
-            dataset_matches.matched_ids desc,
-            dataset_matches.matched_texts desc,
-            (datasets.dataset_version is not distinct from reports.dataset_version) desc,
-            dataset_matches.dataset_file desc
-    ) = 1
+),
+
+best_dataset as (
+    select report_file, dataset_file, matched_ids
+    from ranked_datasets
+    where dataset_rank = 1
 ),
 
 runs as (
@@ -82,13 +88,30 @@ sequenced as (
         row_number() over (
             partition by coalesce(dataset_file, '')
             order by run_at nulls first, report_file
-        ) as run_seq,
-        -- an incomplete run is never the one a later run is compared with
-        lag(case when is_complete then run_id end ignore nulls) over (
-            partition by coalesce(dataset_file, '')
-            order by run_at nulls first, report_file
-        ) as previous_run_id
+        ) as run_seq
     from runs
+),
+
+with_previous_seq as (
+    select
+        *,
+        -- an incomplete run is never the one a later run is compared with
+        max(case when is_complete then run_seq end) over (
+            partition by coalesce(dataset_file, '')
+            order by run_seq
+            rows between unbounded preceding and 1 preceding
+        ) as previous_run_seq
+    from sequenced
+),
+
+final as (
+    select
+        {{ star_except(['previous_run_seq'], 'this_run') }},
+        previous_run.run_id as previous_run_id
+    from with_previous_seq as this_run
+    left join sequenced as previous_run
+        on coalesce(previous_run.dataset_file, '') = coalesce(this_run.dataset_file, '')
+        and previous_run.run_seq = this_run.previous_run_seq
 )
 
-select * from sequenced
+select * from final

@@ -20,8 +20,19 @@ difficulties as (
     select * from {{ ref('rag_difficulties') }}
 ),
 
--- One row per judgement and dimension it is counted under; a question with several course
--- areas counts once under each, one with none under '(미지정)'.
+-- A question with several course areas counts once under each, one with none under '(미지정)'.
+course_rows as (
+    select
+        judgements.*,
+        {{ unnest_list(
+            'case when ' ~ list_size('course_areas') ~ ' > 0 then course_areas else '
+            ~ sql_list(['(미지정)']) ~ ' end',
+            'course_area'
+        ) }}
+    from judgements
+),
+
+-- One row per judgement and dimension it is counted under.
 dimension_rows as (
     select 'category' as dimension, 1 as dimension_order,
         coalesce(category, '(미지정)') as dimension_value, judgements.*
@@ -30,11 +41,8 @@ dimension_rows as (
     select 'subcategory', 2, coalesce(subcategory, '(미지정)'), judgements.*
     from judgements
     union all
-    select 'course', 3, course_area, judgements.*
-    from judgements,
-        unnest(
-            case when len(course_areas) > 0 then course_areas else ['(미지정)'] end
-        ) as areas(course_area)
+    select 'course', 3, course_area, {{ star_except(['course_area']) }}
+    from course_rows
     union all
     select 'difficulty', 4, coalesce(difficulty, '(미지정)'), judgements.*
     from judgements
@@ -52,7 +60,7 @@ aggregated as (
         count(*) as questions,
         count(*) filter (where judge_status = 'judged') as judged_questions,
         count(*) filter (where passed) as passed_questions,
-        avg(case when passed then 1.0 else 0.0 end) as pass_rate,
+        avg(case when passed then 1.0::double else 0.0::double end) as pass_rate,
         avg(overall_score) as mean_overall_score,
         avg(faithfulness) filter (where judge_status = 'judged') as mean_faithfulness,
         avg(relevance) filter (where judge_status = 'judged') as mean_relevance,
@@ -60,9 +68,9 @@ aggregated as (
         count(*) filter (
             where judge_status = 'judged' and hallucination_detected
         ) as hallucinations,
-        avg(case when hallucination_detected then 1.0 else 0.0 end)
+        avg(case when hallucination_detected then 1.0::double else 0.0::double end)
             filter (where judge_status = 'judged') as hallucination_rate,
-        avg(case when behavior_correct then 1.0 else 0.0 end)
+        avg(case when behavior_correct then 1.0::double else 0.0::double end)
             filter (where judge_status = 'judged') as behavior_correct_rate
     from dimension_rows
     group by run_id, dimension, dimension_order, dimension_value

@@ -32,16 +32,34 @@ aliases as (
 ),
 
 -- Planned courses a question touches, through its course filter and coverage labels.
+question_labels as (
+    select
+        dataset_file,
+        question_key,
+        {{ unnest_list(
+            list_concat('coalesce(expected_courses, ' ~ sql_list([]) ~ ')', 'coverage'),
+            'course_label'
+        ) }}
+    from questions
+),
+
 question_courses as (
     select distinct
-        questions.dataset_file,
-        questions.question_key,
+        question_labels.dataset_file,
+        question_labels.question_key,
         aliases.course
-    from questions,
-        unnest(list_concat(coalesce(questions.expected_courses, []), questions.coverage))
-            as labels(course_label)
+    from question_labels
     inner join aliases
-        on labels.course_label = aliases.alias
+        on question_labels.course_label = aliases.alias
+),
+
+-- Questions that name no planned course: shown, not counted against any target.
+unplanned_questions as (
+    select questions.dataset_file, questions.question_key
+    from questions
+    left join question_courses
+        on questions.question_key = question_courses.question_key
+    where question_courses.question_key is null
 ),
 
 category_targets as (
@@ -52,6 +70,18 @@ category_targets as (
     group by category
 ),
 
+plan_total as (
+    select sum(target_questions) as target_questions from plan
+),
+
+tier_targets as (
+    select
+        tier,
+        sum(target_questions) as target_questions
+    from course_plan
+    group by tier
+),
+
 total_rows as (
     select
         datasets.dataset_file,
@@ -60,12 +90,13 @@ total_rows as (
         'total' as coverage_item,
         '전체' as label_ko,
         0 as sort_order,
-        (select sum(target_questions) from plan) as target_questions,
+        plan_total.target_questions,
         count(questions.question_key) as actual_questions
     from datasets
+    cross join plan_total
     left join questions
         on datasets.dataset_file = questions.dataset_file
-    group by datasets.dataset_file
+    group by datasets.dataset_file, plan_total.target_questions
 ),
 
 category_rows as (
@@ -133,14 +164,12 @@ tier_rows as (
         'tier_' || tiers.tier as coverage_item,
         tiers.label_ko,
         tiers.tier as sort_order,
-        (
-            select sum(course_plan.target_questions)
-            from course_plan
-            where course_plan.tier = tiers.tier
-        ) as target_questions,
+        tier_targets.target_questions,
         count(distinct question_courses.question_key) as actual_questions
     from datasets
     cross join tiers
+    left join tier_targets
+        on tiers.tier = tier_targets.tier
     left join course_plan
         on tiers.tier = course_plan.tier
     left join question_courses
@@ -149,7 +178,6 @@ tier_rows as (
     group by all
 ),
 
--- Questions that name no planned course: shown, not counted against any target.
 unplanned_rows as (
     select
         datasets.dataset_file,
@@ -159,25 +187,25 @@ unplanned_rows as (
         '계획 과정 외' as label_ko,
         99 as sort_order,
         null as target_questions,
-        count(questions.question_key) as actual_questions
+        count(unplanned_questions.question_key) as actual_questions
     from datasets
-    left join questions
-        on datasets.dataset_file = questions.dataset_file
-        and questions.question_key not in (select question_key from question_courses)
+    left join unplanned_questions
+        on datasets.dataset_file = unplanned_questions.dataset_file
     group by all
 ),
 
 unioned as (
+    -- every part has the same columns in the same order
     select * from total_rows
-    union all by name
+    union all
     select * from category_rows
-    union all by name
+    union all
     select * from subcategory_rows
-    union all by name
+    union all
     select * from tier_rows
-    union all by name
+    union all
     select * from unplanned_rows
-    union all by name
+    union all
     select * from course_rows
 ),
 
@@ -185,13 +213,13 @@ final as (
     select
         dataset_file,
         coverage_level,
-        category::varchar as category,
+        cast(category as string) as category,
         coverage_item,
         label_ko,
-        sort_order::integer as sort_order,
-        target_questions::integer as target_questions,
-        actual_questions::integer as actual_questions,
-        (actual_questions - target_questions)::integer as gap,
+        cast(sort_order as int) as sort_order,
+        cast(target_questions as int) as target_questions,
+        cast(actual_questions as int) as actual_questions,
+        cast(actual_questions - target_questions as int) as gap,
         actual_questions >= target_questions as target_met
     from unioned
 )

@@ -25,7 +25,7 @@ run_totals as (
         count(*) filter (where judge_status = 'judge_error') as judge_error_questions,
         count(*) filter (where not in_dataset) as questions_not_in_dataset,
         count(*) filter (where passed) as passed_questions,
-        avg(case when passed then 1.0 else 0.0 end) as pass_rate,
+        avg(case when passed then 1.0::double else 0.0::double end) as pass_rate,
         avg(overall_score) as mean_overall_score,
         avg(faithfulness) filter (where judge_status = 'judged') as mean_faithfulness,
         avg(relevance) filter (where judge_status = 'judged') as mean_relevance,
@@ -33,7 +33,7 @@ run_totals as (
         count(*) filter (
             where judge_status = 'judged' and hallucination_detected
         ) as hallucinations,
-        avg(case when hallucination_detected then 1.0 else 0.0 end)
+        avg(case when hallucination_detected then 1.0::double else 0.0::double end)
             filter (where judge_status = 'judged') as hallucination_rate,
         count(*) filter (where not passed_matches_stored) as passed_mismatches,
         count(*) filter (where not overall_score_matches_stored) as overall_score_mismatches,

@@ -1,26 +1,36 @@
 {{ config(tags=['rag']) }}
+{%- do after_load('rag_loads') %}
 
-with source as (
-    {{ rag_read_json_documents(var('rag_files')['datasets'], {
-        'version': 'varchar',
-        'created_at': 'varchar',
-        'updated_at': 'varchar',
-        'description': 'varchar',
-        'statistics': 'struct(total_questions bigint)',
-        'questions': 'json[]',
-    }) }}
+with documents as (
+    select source_file, document
+    from {{ source('rag', 'rag_documents') }}
+    where kind = 'datasets' and problem is null
+),
+
+parsed as (
+    select
+        source_file,
+        {{ json_fields('document', {
+            'version': 'text',
+            'created_at': 'text',
+            'updated_at': 'text',
+            'description': 'text',
+            'statistics': {'total_questions': 'bigint'},
+            'questions': ['json'],
+        }) }} as d
+    from documents
 ),
 
 renamed as (
     select
         source_file as dataset_file,
-        nullif(trim(version), '') as dataset_version,
-        nullif(trim(created_at), '') as created_at,
-        nullif(trim(updated_at), '') as updated_at,
-        nullif(trim(description), '') as description,
-        statistics.total_questions as stated_total_questions,
-        coalesce(len(questions), 0) as questions_in_file
-    from source
+        nullif(trim(d.version), '') as dataset_version,
+        nullif(trim(d.created_at), '') as created_at,
+        nullif(trim(d.updated_at), '') as updated_at,
+        nullif(trim(d.description), '') as description,
+        d.statistics.total_questions as stated_total_questions,
+        coalesce({{ list_size('d.questions') }}, 0) as questions_in_file
+    from parsed
 )
 
 select * from renamed

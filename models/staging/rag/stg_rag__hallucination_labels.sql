@@ -1,30 +1,38 @@
 {{ config(tags=['rag']) }}
+{%- do after_load('rag_loads') %}
 
-with source as (
-    {{ rag_read_csv_rows(var('rag_files')['hallucination_labels']) }}
+-- The loader lands each label CSV as a JSON array of its rows, keyed by header name
+-- trimmed and lower-cased (`Question_ID ` is question_id).
+with documents as (
+    select source_file, document
+    from {{ source('rag', 'rag_documents') }}
+    where kind = 'hallucination_labels' and problem is null
 ),
 
--- Header names matched trimmed and case-insensitively (`Question_ID ` is question_id).
+label_rows as (
+    select
+        source_file,
+        {{ unnest_numbered(json_fields('document', ['json']), 'row_no', 'row_json') }}
+    from documents
+),
+
 cells as (
     select
         source_file,
         row_no,
-        map_from_entries(
-            list_transform(
-                map_entries(json_transform(row_json, '"MAP(VARCHAR, VARCHAR)"')),
-                lambda e: {'key': lower(trim(e.key)), 'value': e.value}
-            )
-        ) as cell
-    from source
+        {{ json_fields('row_json', {
+            'question_id': 'text', 'report_file': 'text', 'hallucination': 'text'
+        }) }} as cell
+    from label_rows
 ),
 
 extracted as (
     select
         source_file,
         row_no,
-        nullif(trim(cell['question_id']), '') as question_id,
-        nullif(trim(cell['report_file']), '') as report_file,
-        nullif(trim(cell['hallucination']), '') as hallucination_text
+        nullif(trim(cell.question_id), '') as question_id,
+        nullif(trim(cell.report_file), '') as report_file,
+        nullif(trim(cell.hallucination), '') as hallucination_text
     from cells
 ),
 

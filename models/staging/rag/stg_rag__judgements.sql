@@ -1,48 +1,53 @@
 {{ config(tags=['rag']) }}
+{%- do after_load('rag_loads') %}
 
 {#- Fields of one result in a judge report (evaluation_report*.json); absent keys read as null. -#}
-{%- set result_shape -%}
-{
-    "question_id": "VARCHAR",
-    "question": "VARCHAR",
-    "category": "VARCHAR",
-    "subcategory": "VARCHAR",
-    "answer": "VARCHAR",
-    "retrieved_docs_count": "BIGINT",
-    "retrieval_time_ms": "DOUBLE",
-    "filter_applied": "BOOLEAN",
-    "passed": "BOOLEAN",
-    "error": "VARCHAR",
+{%- set result_shape = {
+    "question_id": "text",
+    "question": "text",
+    "category": "text",
+    "subcategory": "text",
+    "answer": "text",
+    "retrieved_docs_count": "bigint",
+    "retrieval_time_ms": "double",
+    "filter_applied": "boolean",
+    "passed": "boolean",
+    "error": "text",
     "judge": {
-        "faithfulness": "INTEGER",
-        "relevance": "INTEGER",
-        "completeness": "INTEGER",
-        "hallucination_detected": "BOOLEAN",
-        "behavior_correct": "BOOLEAN",
-        "overall_score": "DOUBLE",
-        "reasoning": "VARCHAR"
+        "faithfulness": "int",
+        "relevance": "int",
+        "completeness": "int",
+        "hallucination_detected": "boolean",
+        "behavior_correct": "boolean",
+        "overall_score": "double",
+        "reasoning": "text"
     }
-}
-{%- endset -%}
+} -%}
 
-with source as (
-    {{ rag_read_json_documents(var('rag_files')['judge_reports'], {'results': 'json[]'}) }}
+with documents as (
+    select source_file, document
+    from {{ source('rag', 'rag_documents') }}
+    where kind = 'judge_reports' and problem is null
+),
+
+reports as (
+    select source_file, {{ json_fields('document', {'results': ['json']}) }} as report
+    from documents
 ),
 
 results as (
     select
         source_file,
-        unnest(results) as result_json,
-        generate_subscripts(results, 1) as result_ordinal
-    from source
+        {{ unnest_numbered('report.results', 'result_ordinal', 'result_json') }}
+    from reports
 ),
 
 parsed as (
     select
         source_file,
         result_ordinal,
-        json_transform(result_json, '{{ result_shape | replace("\n", " ") }}') as r,
-        json_type(result_json, '$.judge') = 'OBJECT' as has_judge
+        {{ json_fields('result_json', result_shape) }} as r,
+        {{ json_type_at('result_json', '$.judge') }} = 'OBJECT' as has_judge
     from results
 ),
 

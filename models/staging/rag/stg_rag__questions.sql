@@ -1,47 +1,54 @@
 {{ config(tags=['rag']) }}
+{%- do after_load('rag_loads') %}
 
 {#- Fields of one dataset question (seed 003 §4.2); absent keys read as null. -#}
-{%- set question_shape -%}
-{
-    "id": "VARCHAR",
-    "category": "VARCHAR",
-    "subcategory": "VARCHAR",
-    "question": "VARCHAR",
-    "expected_filters": {"doc_type": ["VARCHAR"], "course": ["VARCHAR"]},
-    "expected_topics": ["VARCHAR"],
+{%- set question_shape = {
+    "id": "text",
+    "category": "text",
+    "subcategory": "text",
+    "question": "text",
+    "expected_filters": {"doc_type": ["text"], "course": ["text"]},
+    "expected_topics": ["text"],
     "ground_truth": {
-        "answer_keywords": ["VARCHAR"],
-        "should_have_context": "BOOLEAN",
-        "min_docs_required": "INTEGER",
-        "expected_behavior": "VARCHAR"
+        "answer_keywords": ["text"],
+        "should_have_context": "boolean",
+        "min_docs_required": "int",
+        "expected_behavior": "text"
     },
     "evaluation": {
-        "requires_multi_doc": "BOOLEAN",
-        "cross_course": "BOOLEAN",
-        "reasoning_type": "VARCHAR"
+        "requires_multi_doc": "boolean",
+        "cross_course": "boolean",
+        "reasoning_type": "text"
     },
     "metadata": {
-        "difficulty": "VARCHAR",
-        "requires_reasoning": "BOOLEAN",
-        "coverage": ["VARCHAR"],
-        "hallucination_risk": "VARCHAR",
-        "note": "VARCHAR",
-        "added_in_version": "VARCHAR"
+        "difficulty": "text",
+        "requires_reasoning": "boolean",
+        "coverage": ["text"],
+        "hallucination_risk": "text",
+        "note": "text",
+        "added_in_version": "text"
     }
-}
-{%- endset -%}
+} -%}
 
-with source as (
-    {{ rag_read_json_documents(var('rag_files')['datasets'], {'version': 'varchar', 'questions': 'json[]'}) }}
+with documents as (
+    select source_file, document
+    from {{ source('rag', 'rag_documents') }}
+    where kind = 'datasets' and problem is null
+),
+
+datasets as (
+    select
+        source_file,
+        {{ json_fields('document', {'version': 'text', 'questions': ['json']}) }} as d
+    from documents
 ),
 
 questions as (
     select
         source_file,
-        version,
-        unnest(questions) as question_json,
-        generate_subscripts(questions, 1) as question_ordinal
-    from source
+        d.version as version,
+        {{ unnest_numbered('d.questions', 'question_ordinal', 'question_json') }}
+    from datasets
 ),
 
 parsed as (
@@ -49,7 +56,7 @@ parsed as (
         source_file,
         version,
         question_ordinal,
-        json_transform(question_json, '{{ question_shape | replace("\n", " ") }}') as q
+        {{ json_fields('question_json', question_shape) }} as q
     from questions
 ),
 
@@ -65,8 +72,8 @@ renamed as (
         nullif(trim(q.question), '') as question_text,
         q.expected_filters.doc_type as expected_doc_types,
         q.expected_filters.course as expected_courses,
-        coalesce(q.expected_topics, []) as expected_topics,
-        coalesce(q.ground_truth.answer_keywords, []) as answer_keywords,
+        coalesce(q.expected_topics, {{ sql_list([]) }}) as expected_topics,
+        coalesce(q.ground_truth.answer_keywords, {{ sql_list([]) }}) as answer_keywords,
         q.ground_truth.should_have_context as should_have_context,
         q.ground_truth.min_docs_required as min_docs_required,
         nullif(trim(q.ground_truth.expected_behavior), '') as expected_behavior,
@@ -75,7 +82,7 @@ renamed as (
         nullif(trim(q.evaluation.reasoning_type), '') as reasoning_type,
         nullif(lower(trim(q.metadata.difficulty)), '') as difficulty,
         q.metadata.requires_reasoning as requires_reasoning,
-        coalesce(q.metadata.coverage, []) as coverage,
+        coalesce(q.metadata.coverage, {{ sql_list([]) }}) as coverage,
         nullif(trim(q.metadata.hallucination_risk), '') as hallucination_risk,
         nullif(trim(q.metadata.note), '') as note,
         nullif(trim(q.metadata.added_in_version), '') as added_in_version

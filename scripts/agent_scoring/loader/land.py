@@ -517,7 +517,7 @@ def choose_input_dir(
     input_dir: Path, samples_dir: Path | None, registry: Registry, log: Callable[[str], None]
 ) -> Path:
     """The input folder, or the bundled samples while it holds no file any reader claims
-    (the dbt macro input_dir() applies the same rule for the RAG readers)."""
+    (the RAG document loader applies the same rule)."""
     check_input_dir(input_dir)
     if samples_dir is None or not samples_dir.is_dir() or claimed_entries(input_dir, registry):
         return input_dir
