@@ -71,6 +71,16 @@ def test_a_file_that_cannot_be_read_is_refused_saying_where(con, tmp_path, name,
     assert row["document"] is None and row["problem"].startswith(problem), row["problem"]
 
 
+def test_an_entry_that_is_no_file_is_refused_never_opened(con, tmp_path):
+    (tmp_path / "qa_dataset_old.json").mkdir()
+    (tmp_path / "evaluation_report_gone.json").symlink_to(tmp_path / "nowhere.json")
+    assert load(con, tmp_path) == {"qa_dataset_old.json": "refused",
+                                   "evaluation_report_gone.json": "refused"}
+    problems = {name: row["problem"] for name, row in landed(con).items()}
+    assert problems["qa_dataset_old.json"] == "a folder, not an export file"
+    assert problems["evaluation_report_gone.json"].startswith("a symbolic link to ")
+
+
 def test_a_cut_json_names_its_line_and_column(con, tmp_path):
     (tmp_path / "qa_dataset.json").write_text('{\n  "questions": [\n    {"id": "a",\n', "utf-8")
     load(con, tmp_path)

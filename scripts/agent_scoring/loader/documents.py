@@ -19,6 +19,8 @@ from pathlib import Path
 
 import duckdb
 
+from agent_scoring.loader.inspect import odd_entry
+
 DOCUMENTS_TABLE = """
 create table if not exists raw.rag_documents (
     kind varchar not null,
@@ -83,7 +85,7 @@ def read_document(path: Path, content: bytes) -> tuple[str | None, str | None]:
 def documents_in(input_dir: Path, patterns: dict[str, str]) -> dict[Path, str]:
     """Each file of `input_dir` a pattern matches, with the kind of its pattern."""
     return {path: kind for kind, pattern in patterns.items()
-            for path in sorted(input_dir.glob(pattern)) if path.is_file()}
+            for path in sorted(input_dir.glob(pattern))}
 
 
 def load_documents(
@@ -106,14 +108,15 @@ def load_documents(
         con.execute("delete from raw.rag_documents where source_path = ?", [source_path])
         actions.append({"source_file": name, "kind": None, "action": "removed", "problem": None})
     for path, kind in found.items():
-        content = path.read_bytes()
+        odd = odd_entry(path)  # a folder, a FIFO, a broken link: never opened
+        content = b"" if odd else path.read_bytes()
         digest = hashlib.md5(content).hexdigest()
         earlier = stored.get(str(path))
-        if earlier and earlier[0] == digest:  # a refused file stays refused until it changes
+        if not odd and earlier and earlier[0] == digest:  # refused stays refused until changed
             actions.append({"source_file": path.name, "kind": kind, "action": "kept",
                             "problem": earlier[1]})
             continue
-        document, problem = read_document(path, content)
+        document, problem = (None, odd[1]) if odd else read_document(path, content)
         con.execute("delete from raw.rag_documents where source_path = ? or source_file = ?",
                     [str(path), path.name])
         con.execute("insert into raw.rag_documents values (?, ?, ?, ?, ?, ?, ?, "
