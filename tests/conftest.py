@@ -3,11 +3,24 @@ fixture and, when ../shared is present, the team's real plan export — built on
 
 from __future__ import annotations
 
+import os
+
 import pytest
+import support.warehouse
 from support.chat_server import script, server  # noqa: F401 - the judge's fixtures
 from support.warehouse import FIXTURES, REAL_DATA, SAMPLES, Warehouse, build, copy_inputs
 
 REAL_PLAN = REAL_DATA / "plan_agent_260224.csv"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_by_test_builds(tmp_path_factory) -> None:
+    """One dbt parse and one clean build per inputs for the whole run
+    (support.warehouse.dbt_invocation, support.rebuild.fresh_build); the xdist workers
+    share them."""
+    base = tmp_path_factory.getbasetemp()
+    support.warehouse.SHARED = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+                                ) / "shared"
 
 
 @pytest.fixture(scope="session")

@@ -39,7 +39,7 @@ def simulated(tmp_path_factory) -> Warehouse:
         if trial < DROP_TRIALS:
             write_run(inputs / f"plan_agent_sim_{trial:03d}_d.csv", tests,
                       day + timedelta(hours=2), rng, drop=drop_for(0.5))
-    return build(inputs, work)
+    return build(inputs, work, extra=["--exclude", "tag:rag"])
 
 
 @pytest.fixture(scope="module")

@@ -7,14 +7,20 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from agent_scoring.cli import main
 from click.testing import CliRunner
-from support.rebuild import assert_same_warehouse, build, env_for, fresh_build, project_inputs
-from support.warehouse import REPO
+from support.rebuild import (
+    assert_same_warehouse,
+    build,
+    env_for,
+    fresh_build,
+    keep_as_fresh,
+    project_inputs,
+)
+from support.warehouse import dbt_invocation
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +28,7 @@ def project(tmp_path_factory):
     work = tmp_path_factory.mktemp("killed")
     inputs = project_inputs(work)
     build(work, inputs)
+    keep_as_fresh(work, inputs)
     return work, inputs
 
 
@@ -36,12 +43,10 @@ def test_a_build_killed_at_any_point_is_made_whole_by_the_next_build(project, ki
     text = url.read_text(encoding="utf-8-sig")
     url.write_text(text.replace("https://", "http://x", 1) if "https://" in text
                    else text.replace("http://x", "https://", 1), encoding="utf-8-sig")
-    dbt = Path(sys.executable).with_name("dbt")
-    proc = subprocess.Popen(
-        [str(dbt), "build", "--no-use-colors"], cwd=REPO, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, env=env_for(work, inputs, "w.duckdb"),
-        start_new_session=True,
-    )
+    command, env, run_dir = dbt_invocation(["build"], env_for(work, inputs, "w.duckdb"))
+    proc = subprocess.Popen(command, cwd=run_dir, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=env,
+                            start_new_session=True)
     seen = []
     for line in proc.stdout:
         seen.append(line)

@@ -10,7 +10,13 @@ import json
 import duckdb
 import pytest
 import yaml
-from support.rebuild import assert_same_warehouse, build, fresh_build, project_inputs
+from support.rebuild import (
+    assert_same_warehouse,
+    build,
+    fresh_build,
+    keep_as_fresh,
+    project_inputs,
+)
 from support.warehouse import REPO
 
 
@@ -28,6 +34,7 @@ def loads(work, loader: str = "export_loads") -> dict[str, str]:
 def test_1_a_build_with_nothing_new_reads_no_file_and_changes_nothing(project):
     work, inputs = project
     build(work, inputs)
+    keep_as_fresh(work, inputs)
     log = build(work, inputs)
     assert set(loads(work).values()) == {"kept"}
     assert set(loads(work, "rag_loads").values()) == {"kept"}

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 from pathlib import Path
 
 import duckdb
 
+from support import warehouse
 from support.warehouse import SAMPLES, dbt_env, run_dbt
 
 INPUTS = [
@@ -35,18 +37,40 @@ def build(work, inputs, *extra: str, db: str = "w.duckdb", expect: int = 0) -> s
 
 
 def fresh_build(work, inputs, *extra: str) -> None:
-    """A clean build of the same inputs into fresh.duckdb (kept per inputs: the kill tests
-    alternate between two versions of one file)."""
-    digest = hashlib.md5(repr(extra).encode())
-    for path in sorted(inputs.iterdir()):
-        digest.update(path.name.encode() + path.read_bytes())
-    kept = work / f"fresh-{digest.hexdigest()}.duckdb"
+    """A clean build of the same inputs into fresh.duckdb, built once per inputs (the kill
+    tests alternate between two versions of one file)."""
+    kept = kept_build(inputs, extra)
     (work / "fresh.duckdb").unlink(missing_ok=True)
-    if not kept.exists():
+    if kept is None or not kept.exists():
         build(work, inputs, *extra, db="fresh.duckdb")
-        shutil.copy(work / "fresh.duckdb", kept)
+        if kept is not None:
+            keep(work / "fresh.duckdb", kept)
     else:
         shutil.copy(kept, work / "fresh.duckdb")
+
+
+def keep_as_fresh(work, inputs, *extra: str) -> None:
+    """The warehouse just built from empty is the clean build of these inputs."""
+    kept = kept_build(inputs, extra)
+    if kept is not None and not kept.exists():
+        keep(work / "w.duckdb", kept)
+
+
+def kept_build(inputs: Path, extra: tuple[str, ...]) -> Path | None:
+    if warehouse.SHARED is None:
+        return None
+    # the folder too: its path is in the marts (source_path)
+    digest = hashlib.md5(repr((str(inputs), extra)).encode())
+    for path in sorted(inputs.iterdir()):
+        digest.update(path.name.encode() + path.read_bytes())
+    return warehouse.SHARED / "clean-builds" / f"{digest.hexdigest()}.duckdb"
+
+
+def keep(db: Path, kept: Path) -> None:
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_suffix(f".{os.getpid()}")
+    shutil.copy(db, partial)
+    os.replace(partial, kept)  # atomic: another worker may keep the same build
 
 
 def assert_same_warehouse(work) -> None:

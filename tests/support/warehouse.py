@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -52,15 +53,84 @@ def copy_inputs(files: list[Path], input_dir: Path) -> Path:
 def run_dbt(
     args: list[str], env: dict[str, str], cwd: Path = REPO
 ) -> subprocess.CompletedProcess:
+    command, env, run_dir = dbt_invocation(args, env, cwd)
+    proc = subprocess.run(command, cwd=run_dir, env=env, capture_output=True, text=True,
+                          timeout=1800)
+    keep_parse(env, args, cwd)
+    return proc
+
+
+# What the test builds of one run share (conftest: the session's temp folder): dbt's parse,
+# clean builds
+SHARED: Path | None = None
+
+
+def dbt_invocation(
+    args: list[str], env: dict[str, str], project: Path = REPO
+) -> tuple[list[str], dict[str, str], Path]:
+    """(command, environment, working folder) of one dbt call on `project`.
+
+    dbt parses the project afresh (~8 s here) whenever its profile differs from the last
+    parse, and the warehouse path is part of the profile. So dbt runs in the warehouse's
+    folder and the profile names the warehouse by its file name alone: every test build has
+    the same profile and starts from the one parse in SHARED (dbt re-reads only the
+    files that changed, or that use an env var whose value did). `samples` links to the
+    project's, as the var `samples_dir` resolves it from the project folder.
+    """
+    db = Path(env["AGENT_SCORING_DB"])
+    run_dir = db.parent
+    run_dir.mkdir(parents=True, exist_ok=True)
+    samples = run_dir / "samples"
+    if not samples.exists() and not samples.is_symlink():
+        samples.symlink_to(project / "samples")
+    env = {**env, "AGENT_SCORING_DB": db.name, "DBT_PROJECT_DIR": str(project),
+           "DBT_PROFILES_DIR": str(project)}
+    cached = parse_cache_file(env, args, project)
+    target = Path(env.get("DBT_TARGET_PATH", project / "target"))
+    if cached is not None and cached.exists():  # else the last call's, which may differ
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copy(cached, target / PARSE_FILE)
     dbt = Path(sys.executable).with_name("dbt")
-    return subprocess.run(
-        [str(dbt), *args, "--no-use-colors"],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
+    return [str(dbt), *without_unit_tests(args), "--no-use-colors"], env, run_dir
+
+
+def without_unit_tests(args: list[str]) -> list[str]:
+    """A `dbt build` given its own --select or --exclude leaves the default selector, which
+    skips the unit tests, and runs them too (half of a sample build's time):
+    tests/test_dbt_unit_tests.py runs them once."""
+    selects = {"--select", "-s", "--exclude"} & set(args)
+    if args[:1] != ["build"] or "--selector" in args or not selects:
+        return args
+    if "--exclude" in args:
+        at = args.index("--exclude") + 1
+        return [*args[:at], "test_type:unit", *args[at:]]
+    return [*args, "--exclude", "test_type:unit"]
+
+
+PARSE_FILE = "partial_parse.msgpack"
+
+
+def parse_cache_file(env: dict[str, str], args: list[str], project: Path) -> Path | None:
+    """The shared parse for this project, warehouse file name and --vars (dbt parses again
+    when vars differ)."""
+    if SHARED is None:
+        return None
+    vars_given = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "--vars"]
+    key = repr((str(project), env["AGENT_SCORING_DB"], vars_given))
+    return SHARED / "dbt-parse" / f"{hashlib.md5(key.encode()).hexdigest()}.msgpack"
+
+
+def keep_parse(env: dict[str, str], args: list[str], project: Path = REPO) -> None:
+    """Share the parse of the call that just ran, if none is shared yet for its key."""
+    env = {**env, "AGENT_SCORING_DB": Path(env["AGENT_SCORING_DB"]).name}
+    cached = parse_cache_file(env, args, project)
+    parsed = Path(env.get("DBT_TARGET_PATH", project / "target")) / PARSE_FILE
+    if cached is None or cached.exists() or not parsed.exists():
+        return
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(f".{os.getpid()}")
+    shutil.copy(parsed, partial)
+    os.replace(partial, cached)  # atomic: the other worker may be writing the same key
 
 
 def build(
