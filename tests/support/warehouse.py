@@ -75,7 +75,8 @@ def dbt_invocation(
     folder and the profile names the warehouse by its file name alone: every test build has
     the same profile and starts from the one parse in SHARED (dbt re-reads only the
     files that changed, or that use an env var whose value did). `samples` links to the
-    project's, as the var `samples_dir` resolves it from the project folder.
+    project's: `vars.samples_dir` is relative to where dbt runs, the project folder for a
+    user.
     """
     db = Path(env["AGENT_SCORING_DB"])
     run_dir = db.parent
