@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 from pathlib import Path
 
@@ -44,7 +43,7 @@ def fresh_build(work, inputs, *extra: str) -> None:
     if kept is None or not kept.exists():
         build(work, inputs, *extra, db="fresh.duckdb")
         if kept is not None:
-            keep(work / "fresh.duckdb", kept)
+            warehouse.share(work / "fresh.duckdb", kept)
     else:
         shutil.copy(kept, work / "fresh.duckdb")
 
@@ -53,7 +52,7 @@ def keep_as_fresh(work, inputs, *extra: str) -> None:
     """The warehouse just built from empty is the clean build of these inputs."""
     kept = kept_build(inputs, extra)
     if kept is not None and not kept.exists():
-        keep(work / "w.duckdb", kept)
+        warehouse.share(work / "w.duckdb", kept)
 
 
 def kept_build(inputs: Path, extra: tuple[str, ...]) -> Path | None:
@@ -64,13 +63,6 @@ def kept_build(inputs: Path, extra: tuple[str, ...]) -> Path | None:
     for path in sorted(inputs.iterdir()):
         digest.update(path.name.encode() + path.read_bytes())
     return warehouse.SHARED / "clean-builds" / f"{digest.hexdigest()}.duckdb"
-
-
-def keep(db: Path, kept: Path) -> None:
-    kept.parent.mkdir(parents=True, exist_ok=True)
-    partial = kept.with_suffix(f".{os.getpid()}")
-    shutil.copy(db, partial)
-    os.replace(partial, kept)  # atomic: another worker may keep the same build
 
 
 def assert_same_warehouse(work) -> None:

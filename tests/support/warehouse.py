@@ -126,12 +126,16 @@ def keep_parse(env: dict[str, str], args: list[str], project: Path = REPO) -> No
     env = {**env, "AGENT_SCORING_DB": Path(env["AGENT_SCORING_DB"]).name}
     cached = parse_cache_file(env, args, project)
     parsed = Path(env.get("DBT_TARGET_PATH", project / "target")) / PARSE_FILE
-    if cached is None or cached.exists() or not parsed.exists():
-        return
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_suffix(f".{os.getpid()}")
-    shutil.copy(parsed, partial)
-    os.replace(partial, cached)  # atomic: the other worker may be writing the same key
+    if cached is not None and not cached.exists() and parsed.exists():
+        share(parsed, cached)
+
+
+def share(source: Path, shared: Path) -> None:
+    """Copy `source` to `shared` atomically: the other worker may share the same file."""
+    shared.parent.mkdir(parents=True, exist_ok=True)
+    partial = shared.with_suffix(f".{os.getpid()}")
+    shutil.copy(source, partial)
+    os.replace(partial, shared)
 
 
 def build(
