@@ -122,8 +122,8 @@ def parse_cache_file(env: dict[str, str], args: list[str], project: Path) -> Pat
 
 
 def keep_parse(env: dict[str, str], args: list[str], project: Path = REPO) -> None:
-    """Share the parse of the call that just ran, if none is shared yet for its key."""
-    env = {**env, "AGENT_SCORING_DB": Path(env["AGENT_SCORING_DB"]).name}
+    """Share the parse of the call that just ran (`env` as dbt_invocation gave it), if none
+    is shared yet for its key."""
     cached = parse_cache_file(env, args, project)
     parsed = Path(env.get("DBT_TARGET_PATH", project / "target")) / PARSE_FILE
     if cached is not None and not cached.exists() and parsed.exists():
