@@ -1,5 +1,5 @@
-"""The quick record count (agent_scoring.record_count, used by the loader) agrees with
-Python's csv module (hypothesis).
+"""The scan of each export (agent_scoring.record_count, used by the loader): its record count
+agrees with Python's csv module and its wide-line check finds every wide record (hypothesis).
 
 A clean UTF-8 export skips the slow csv-module pass when DuckDB's count and this count
 agree, so the count must be right for any quoting: multi-line cells, escaped quotes, blank
@@ -14,7 +14,6 @@ import io
 
 import pytest
 from agent_scoring import record_count
-from agent_scoring.loader import bounds
 from agent_scoring.loader.land import count_records
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -47,15 +46,15 @@ def test_quick_count_equals_the_csv_module_count(
     path.write_bytes(text.encode("utf-8"))
     monkeypatch.setattr(record_count, "CHUNK_BYTES", chunk_bytes)
 
-    records, digest = record_count.quick_record_count(str(path))
-    assert records == count_records(str(path), {})
-    assert digest == hashlib.md5(text.encode("utf-8")).hexdigest()
+    scan = record_count.scan_file(str(path), 1000)
+    assert scan.records == count_records(str(path), {})
+    assert scan.content_hash == hashlib.md5(text.encode("utf-8")).hexdigest()
 
 
 def test_a_file_that_is_not_utf8_gets_no_quick_count(tmp_path):
     path = tmp_path / "plan_agent_x.csv"
     path.write_bytes("Item ID,질의\r\n1,채용\r\n".encode("cp949"))
-    assert record_count.quick_record_count(str(path))[0] is None
+    assert record_count.scan_file(str(path), 1000).records is None
 
 
 @pytest.mark.parametrize("process_min_bytes", [0, 1 << 40])
@@ -68,8 +67,8 @@ def test_the_counter_gives_every_file_its_count_in_processes_or_a_thread(
         path = tmp_path / f"plan_agent_{rows}.csv"
         path.write_text("Item ID,Raw JSON\r\n" + "i,\"{\"\"a\"\": 1}\"\r\n" * rows)
         paths.append(str(path))
-    with record_count.RecordCounter(paths) as counter:
-        counts = {path: counter.result(path)[0] for path in paths}
+    with record_count.FileScanner(paths, 1000) as scanner:
+        counts = {path: scanner.result(path).records for path in paths}
     assert counts == {path: rows for rows, path in enumerate(paths)}
 
 
@@ -81,16 +80,16 @@ def test_the_counter_gives_every_file_its_count_in_processes_or_a_thread(
 def test_the_wide_line_check_finds_every_wide_record_and_nothing_else(
     tmp_path, monkeypatch, records, max_fields, chunk_bytes
 ):
-    """has_wide_line (it spares the csv-module pass over files with none) says yes for a
+    """The scan's wide flag (it spares the csv-module pass over files with none) is set for a
     file with a record of more than max_fields fields on one line, and never for a file
     whose records are all within max_fields."""
     out = io.StringIO()
     csv.writer(out, lineterminator="\r\n").writerows([["Item ID", "Raw JSON"], *records])
     path = tmp_path / "plan_agent_x.csv"
     path.write_bytes(out.getvalue().encode("utf-8"))
-    monkeypatch.setattr(bounds, "CHUNK_BYTES", chunk_bytes)
+    monkeypatch.setattr(record_count, "CHUNK_BYTES", chunk_bytes)
 
-    found = bounds.has_wide_line(str(path), max_fields)
+    found = record_count.scan_file(str(path), max_fields).wide
     wide = [record for record in records if len(record) > max_fields]
     if not wide:
         assert not found

@@ -1,8 +1,9 @@
-"""Count a CSV export's data records in Python, independently of DuckDB's CSV reader.
+"""One pass of Python over an export's bytes, independent of DuckDB's CSV reader: its
+content hash, its data records and whether a line is too wide to hand to DuckDB.
 
-The loader compares this count with DuckDB's for every file (SCORING §0: nothing is
-dropped silently); for a million rows it is the costliest part of reading a file, so it
-runs in other processes while DuckDB scans.
+The loader compares the record count with DuckDB's for every file (SCORING §0: nothing is
+dropped silently); for a million rows this pass is the costliest part of reading a file, so
+it runs in other processes, ahead of DuckDB's reads.
 """
 
 from __future__ import annotations
@@ -16,31 +17,59 @@ import os
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
+from typing import NamedTuple
 
 CHUNK_BYTES = 1 << 24
 # below this much input, starting processes costs more than it saves
 PROCESS_MIN_BYTES = 1 << 27
 
 
-def record_starts(lines: list[bytes], in_quotes: int) -> tuple[int, int]:
-    """(non-blank records starting on these lines, quote parity after the last line).
+class Scan(NamedTuple):
+    """What one pass over a file found."""
 
-    A line starts a record when an even number of quotes precede it (RFC 4180: an escaped
-    quote is two quotes, so it never flips the parity). C-speed: map/accumulate, no loop.
-    """
-    odd = map(operator.and_, map(bytes.count, lines, itertools.repeat(b'"')),
-              itertools.repeat(1))
-    after = list(itertools.accumulate(odd, operator.xor, initial=in_quotes))
-    before = after[:-1]
-    starts = before.count(0)
+    records: int | None  # data records by quote parity; None when not valid UTF-8
+    content_hash: str  # md5 of its bytes: a file is read again only when it changes
+    wide: bool  # a line holds max_fields field separators or more
+
+
+def quote_states(quotes: list[int], in_quotes: int) -> list[int]:
+    """The quote state before each line and after the last (1: inside a quoted cell), from
+    each line's quote count. An escaped quote is two quotes, so it never flips the state
+    (RFC 4180). C-speed: accumulate, no loop."""
+    return list(itertools.accumulate(map(operator.and_, quotes, itertools.repeat(1)),
+                                     operator.xor, initial=in_quotes))
+
+
+def record_starts(lines: list[bytes], states: list[int]) -> int:
+    """Non-blank records starting on these lines: a line starts one when it starts outside
+    quotes (`states`: quote_states of the lines)."""
+    starts = states.count(0) - (states[-1] == 0)
     if lines.count(b"") or lines.count(b"\r"):  # blank lines are not records
-        starts -= sum(1 for line, quoted in zip(lines, before, strict=True)
+        starts -= sum(1 for line, quoted in zip(lines, states[:-1], strict=True)
                       if not quoted and line in (b"", b"\r"))
-    return starts, after[-1]
+    return starts
+
+
+def wide_line_among(lines: list[bytes], states: list[int], max_fields: int) -> bool:
+    """Whether one of `lines` (`states`: quote_states of the lines) holds max_fields commas
+    outside quotes. Commas are counted at
+    C speed; only a line with that many commas at all (a long JSON cell has them inside its
+    quotes) is split at its quotes. A malformed quote can make it say yes: the exact check
+    (loader.bounds) follows only then."""
+    many = list(map(operator.ge, map(bytes.count, lines, itertools.repeat(b",")),
+                    itertools.repeat(max_fields)))
+    for n in itertools.compress(range(len(lines)), many):
+        # the segments between quotes alternate outside / inside from the line's state; an
+        # adjacent pair of quotes (an escaped quote) leaves every comma on its side, so the
+        # pairs go first (a JSON cell has thousands)
+        segments = lines[n].replace(b'""', b"").split(b'"')[states[n]::2]
+        if sum(map(bytes.count, segments, itertools.repeat(b","))) >= max_fields:
+            return True
+    return False
 
 
 def content_hash(path: str | Path) -> str:
-    """md5 of a file's bytes: the loader re-reads a file only when it changes."""
+    """md5 of a file's bytes."""
     digest = hashlib.md5()
     with open(path, "rb") as handle:
         while chunk := handle.read(CHUNK_BYTES):
@@ -48,48 +77,50 @@ def content_hash(path: str | Path) -> str:
     return digest.hexdigest()
 
 
-def quick_record_count(read_path: str) -> tuple[int | None, str]:
-    """(data records of a UTF-8 file by quote parity, or None when it is not valid UTF-8;
-    md5 of its bytes), in one pass."""
+def scan_file(path: str, max_fields: int) -> Scan:
+    """Hash, record count and wide-line check of one file, in one read."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     digest = hashlib.md5()
-    records, in_quotes, pending, valid = 0, 0, b"", True
-    with open(read_path, "rb") as handle:
+    records, in_quotes, pending, valid, wide = 0, 0, b"", True, False
+    with open(path, "rb") as handle:
         while chunk := handle.read(CHUNK_BYTES):
             digest.update(chunk)
-            if not valid:
-                continue
-            try:
-                decoder.decode(chunk)
-            except UnicodeDecodeError:
-                valid = False
-                continue
+            if valid:
+                try:
+                    decoder.decode(chunk)
+                except UnicodeDecodeError:
+                    valid = False
             lines = (pending + chunk).split(b"\n")
             pending = lines.pop()
-            starts, in_quotes = record_starts(lines, in_quotes)
-            records += starts
+            states = quote_states(list(map(bytes.count, lines, itertools.repeat(b'"'))),
+                                  in_quotes)
+            records += record_starts(lines, states)
+            wide = wide or wide_line_among(lines, states, max_fields)
+            in_quotes = states[-1]
     if valid:
         try:
             decoder.decode(b"", final=True)
         except UnicodeDecodeError:
             valid = False
-    if not valid:
-        return None, digest.hexdigest()
-    records += record_starts([pending], in_quotes)[0] if pending else 0
-    return max(records - 1, 0), digest.hexdigest()  # the header
+    if pending:
+        states = quote_states([pending.count(b'"')], in_quotes)
+        records += record_starts([pending], states)
+        wide = wide or wide_line_among([pending], states, max_fields)
+    return Scan(max(records - 1, 0) if valid else None, digest.hexdigest(), wide)  # the header
 
 
-class RecordCounter:
-    """Counts the records of `paths` in the background; `result(path)` waits for one.
+class FileScanner:
+    """Scans `paths` in the background; `result(path)` waits for one.
 
     Processes where they pay off (fork: no re-import of dbt in the workers), else a thread.
     """
 
-    def __init__(self, paths: list[str]) -> None:
+    def __init__(self, paths: list[str], max_fields: int) -> None:
         self.paths = paths
+        self.max_fields = max_fields
         self.pool: Executor | None = None
 
-    def __enter__(self) -> RecordCounter:
+    def __enter__(self) -> FileScanner:
         total = sum(os.path.getsize(path) for path in self.paths)
         workers = os.cpu_count() or 1
         if (total >= PROCESS_MIN_BYTES and workers > 1
@@ -97,11 +128,12 @@ class RecordCounter:
             self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
         else:
             self.pool = ThreadPoolExecutor(1)
-        self.futures = {path: self.pool.submit(quick_record_count, path) for path in self.paths}
+        self.futures = {path: self.pool.submit(scan_file, path, self.max_fields)
+                        for path in self.paths}
         return self
 
-    def result(self, path: str) -> tuple[int | None, str]:
-        """(record count or None, content hash) of one of the paths; waits for it."""
+    def result(self, path: str) -> Scan:
+        """The scan of one of the paths; waits for it."""
         return self.futures[path].result()
 
     def __exit__(

@@ -4,56 +4,18 @@ DuckDB reports a record with too many fields once per extra field, each time wit
 line: a record of 200,000 fields takes minutes and gigabytes. Such a record is replaced, in a
 copy of the file that DuckDB reads, by an empty placeholder record padded with blank lines,
 so every other record keeps its record and line number; the loader then swaps the
-placeholder's row for a rejected row naming the record.
+placeholder's row for a rejected row naming the record. The scan of each file
+(agent_scoring.record_count) says whether it has such a line; only then is it read here.
 """
 
 from __future__ import annotations
 
 import csv
-import itertools
-import operator
 from pathlib import Path
 
 from agent_scoring.loader.inspect import copy_path
 
-CHUNK_BYTES = 1 << 24
 EXCERPT_CHARS = 300
-
-
-def has_wide_line(path: str, max_fields: int) -> bool:
-    """Whether any physical line holds max_fields field separators or more: commas outside
-    quotes, with the quote state carried from line to line (an escaped quote is two quotes,
-    so it never flips it). Commas are counted at C speed; only a line with that many commas
-    at all (a long JSON cell has them inside its quotes) is split at its quotes. A malformed
-    quote can make it say yes: the exact check follows only then."""
-    pending, in_quotes = b"", 0
-    with open(path, "rb") as handle:
-        while chunk := handle.read(CHUNK_BYTES):
-            lines = (pending + chunk).split(b"\n")
-            pending = lines.pop()
-            if wide_line_among(lines, in_quotes, max_fields):
-                return True
-            in_quotes ^= sum(map(bytes.count, lines, itertools.repeat(b'"'))) & 1
-    return wide_line_among([pending], in_quotes, max_fields)
-
-
-def wide_line_among(lines: list[bytes], in_quotes: int, max_fields: int) -> bool:
-    """Whether one of `lines` (the first starting inside quotes when `in_quotes`) holds
-    max_fields commas outside quotes."""
-    many = list(map(operator.ge, map(bytes.count, lines, itertools.repeat(b",")),
-                    itertools.repeat(max_fields)))
-    if not any(many):
-        return False
-    quoted = list(itertools.accumulate(map(bytes.count, lines, itertools.repeat(b'"')),
-                                       operator.xor, initial=in_quotes))
-    for n in itertools.compress(range(len(lines)), many):
-        # the segments between quotes alternate outside / inside from the line's state; an
-        # adjacent pair of quotes (an escaped quote) leaves every comma on its side, so the
-        # pairs go first (a JSON cell has thousands)
-        segments = lines[n].replace(b'""', b"").split(b'"')[quoted[n] & 1::2]
-        if sum(map(bytes.count, segments, itertools.repeat(b","))) >= max_fields:
-            return True
-    return False
 
 
 def blank_wide_records(

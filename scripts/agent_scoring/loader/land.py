@@ -10,7 +10,8 @@ its own, so a load killed at any point leaves every file either as it was or as 
 Each readable file is read by DuckDB (pinned dialect, every column VARCHAR by English name)
 straight into `raw.export_rows`; records DuckDB cannot parse land as rows of their own with
 the error. Its data records are also counted in Python, independently (quote parity for clean
-UTF-8, in worker processes; the csv module otherwise): a file on whose record count the two
+UTF-8, in the pass of a worker process that also hashes the file and finds lines too wide
+for DuckDB, loader.bounds; the csv module otherwise): a file on whose record count the two
 disagree (a quote that never closes) is refused as a whole, `ambiguous_records`. A file whose
 records end in both CRLF and LF (DuckDB refuses those) is read through a CRLF copy.
 """
@@ -33,7 +34,7 @@ from pathlib import Path
 
 import duckdb
 
-from agent_scoring.loader.bounds import blank_wide_records, has_wide_line
+from agent_scoring.loader.bounds import blank_wide_records
 from agent_scoring.loader.inspect import (
     ENTRY_PROBLEMS,
     Inspection,
@@ -44,7 +45,7 @@ from agent_scoring.loader.inspect import (
     normalize_newlines,
     odd_entry,
 )
-from agent_scoring.record_count import RecordCounter, content_hash
+from agent_scoring.record_count import FileScanner, Scan, content_hash, scan_file
 
 # Bump when the way files are read changes: every file is read again.
 LOADER_VERSION = "2"
@@ -300,13 +301,13 @@ class ReadCheck:
 
 def checked_read(
     con: duckdb.DuckDBPyConnection, agent: str, source_file: str, read_path: str,
-    found: Inspection, max_line_bytes: int, quick_count: Callable[[], int | None],
+    found: Inspection, max_line_bytes: int, quick_count: int | None,
 ) -> ReadCheck:
     """Read a file into raw.export_rows and count its records in Python as well. The quick
     count (quote parity) stands when DuckDB rejected nothing; else the csv module counts and
     numbers the rejects. Raises duckdb.Error when DuckDB cannot read the file."""
     parsed, rejects = read_into_rows(con, agent, source_file, read_path, found, max_line_bytes)
-    if not rejects and quick_count() == parsed:  # counted meanwhile in a worker process
+    if not rejects and quick_count == parsed:  # counted in a worker process
         return ReadCheck(parsed, parsed, rejects)
     return ReadCheck(count_records(read_path, rejects), parsed, rejects)
 
@@ -314,22 +315,27 @@ def checked_read(
 def land_file(
     con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str,
     found: Inspection,
-    registry: Registry, copy_dir: Path, quick_count: Callable[[], int | None],
+    registry: Registry, copy_dir: Path, scanned: Callable[[], Scan],
     restart: Callable[[], None],
 ) -> tuple[int | None, int | None]:
     """Read one inspected file into raw.export_rows (in the caller's transaction), or set
-    why it cannot be read on `found`: (records counted, records parsed). `restart` undoes a
-    failed read: a DuckDB error aborts the transaction, so it starts it again."""
+    why it cannot be read on `found`: (records counted, records parsed). `scanned` is the
+    scan of the file as found; `restart` undoes a failed read: a DuckDB error aborts the
+    transaction, so it starts it again."""
     if found.problem is not None:
         return None, None
     if found.missing:
         return count_records(found.read_path, {}), None
+    if found.read_path == str(path):
+        quick_count, wide_line = scanned().records, scanned().wide
+    else:  # a transcoded or xlsx file: DuckDB reads a copy, counted by the csv module
+        quick_count, wide_line = None, scan_file(found.read_path, registry.max_fields).wide
     wide: list[dict] = []
-    if has_wide_line(found.read_path, registry.max_fields):
+    if wide_line:
         blanked, wide = blank_wide_records(found.read_path, path, registry.max_fields,
                                            len(found.column_names), copy_dir)
         if wide:
-            found.read_path, quick_count = blanked, lambda: None
+            found.read_path, quick_count = blanked, None
 
     def landed(read_path: str, check: ReadCheck) -> tuple[int, int]:
         land_rejects(con, agent, source_file, locate_rejects(read_path, check.rejects))
@@ -353,7 +359,7 @@ def land_file(
     if fixed is not None:
         try:
             fixed_check = checked_read(con, agent, source_file, str(fixed), found,
-                                       registry.max_line_bytes, lambda: None)
+                                       registry.max_line_bytes, None)
         except duckdb.Error as exc:
             fixed_check, failure = None, first_line(exc)
         if fixed_check is not None and fixed_check.agreed:
@@ -395,7 +401,7 @@ def stored_files(con: duckdb.DuckDBPyConnection) -> dict[str, tuple]:
 def land_one(
     con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str,
     registry: Registry,
-    copy_dir: Path, counted: Callable[[], tuple[int | None, str]], file_row: dict,
+    copy_dir: Path, scanned: Callable[[], Scan], file_row: dict,
     replaces: str | None,
 ) -> Inspection:
     """Replace one file's landed rows and its raw.export_files row (`replaces`: the name
@@ -416,9 +422,9 @@ def land_one(
     try:
         found = inspect_file(path, columns, copy_dir)
         records, parsed = land_file(con, path, source_file, agent, found, registry, copy_dir,
-                                    lambda: counted()[0], restart)
+                                    scanned, restart)
         file_row.update(
-            content_hash=counted()[1], encoding=found.encoding, read_from=found.read_from,
+            content_hash=scanned().content_hash, encoding=found.encoding, read_from=found.read_from,
             sheet_name=found.sheet_name,
             header_names=found.header, column_names=found.column_names,
             missing_columns=found.missing, unknown_columns=found.unknown,
@@ -492,9 +498,10 @@ def unclaimed(input_dir: Path, claimed: list[Path]) -> list[Path]:
                   if path not in taken and not path.name.startswith("."))
 
 
-def no_quick_count(path: Path) -> tuple[None, str]:
-    """A file the quick count cannot read (not plain UTF-8): its hash only."""
-    return None, content_hash(path)
+def hash_only(path: Path) -> Scan:
+    """A file the scan cannot count (not plain UTF-8): its hash only (land_file scans the
+    UTF-8 copy it reads)."""
+    return Scan(None, content_hash(path), False)
 
 
 @contextlib.contextmanager
@@ -587,15 +594,15 @@ def load_exports(
 
     quick = [str(path) for path, _, _ in to_load if is_plain_utf8(path)]
     with tempfile.TemporaryDirectory(prefix="agent-scoring-load-") as copies, \
-            RecordCounter(quick) as counter, deferred_checkpoints(con):
+            FileScanner(quick, registry.max_fields) as scanner, deferred_checkpoints(con):
         for path, agent, read_key in to_load:
             started = time.perf_counter()
-            counted = (functools.partial(counter.result, str(path)) if str(path) in quick
-                       else functools.cache(functools.partial(no_quick_count, path)))
+            scanned = (functools.partial(scanner.result, str(path)) if str(path) in quick
+                       else functools.cache(functools.partial(hash_only, path)))
             stat = path.stat()
             earlier = stored.get(str(path))
             # a file seen before may only have been touched: its hash decides before reading
-            if earlier and (earlier[2], earlier[3]) == (counted()[1], read_key):
+            if earlier and (earlier[2], earlier[3]) == (scanned().content_hash, read_key):
                 con.execute("update raw.export_files set size_bytes = ?, modified_ns = ? "
                             "where source_path = ?",
                             [stat.st_size, stat.st_mtime_ns, str(path)])
@@ -605,7 +612,7 @@ def load_exports(
                         "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
                         "read_key": read_key}
             inspection = land_one(con, path, names[path], agent, registry, Path(copies),
-                                  counted, file_row, replaces=earlier and earlier[5])
+                                  scanned, file_row, replaces=earlier and earlier[5])
             seconds = time.perf_counter() - started
             action = "refused" if inspection.problem else "loaded"
             done(names[path], action, file_row["record_count"], seconds)
