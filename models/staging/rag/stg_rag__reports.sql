@@ -37,7 +37,7 @@ renamed as (
         nullif(regexp_extract(trim(r.dataset_file), '[^/\\]+$', 0), '') as stated_dataset_file,
         try_cast(nullif(trim(r.timestamp), '') as timestamp) as report_timestamp,
         nullif(trim(r.timestamp), '') as report_timestamp_text,
-        {{ timestamp_from("regexp_extract(source_file, '(\d{8}_\d{6})', 1)", '%Y%m%d_%H%M%S') }}
+        {{ timestamp_from("regexp_extract(source_file, '(\\d{8}_\\d{6})', 1)", '%Y%m%d_%H%M%S') }}
             as file_name_timestamp,
         coalesce({{ list_size('r.results') }}, 0) as results_in_file,
         r.total_questions as stored_total_questions,
