@@ -70,6 +70,18 @@ def file_row(con, source_file: str) -> dict:
     return dict(zip(names, cur.fetchone(), strict=True))
 
 
+def test_a_record_with_a_byte_that_is_not_utf8_is_rejected_and_counted(con, inputs):
+    """The scan counts records without checking the encoding: DuckDB rejects a record with
+    an invalid byte, and then the csv module counts (the scan's count is not used)."""
+    text = SAMPLE.read_bytes()
+    last = text.rstrip(b"\r\n").rfind(b"\n") + 1
+    (inputs / "plan_agent_x.csv").write_bytes(text[:last] + b"\xff" + text[last:])
+    load(con, inputs)
+    info = file_row(con, "plan_agent_x.csv")
+    assert (info["record_count"], info["parsed_records"], info["problem"]) == (40, 39, None)
+    assert landed(con, "plan_agent_x.csv")[-1] == (40, None, "INVALID ENCODING")
+
+
 def test_a_new_file_lands_every_record_with_its_cells_by_english_name(con, inputs):
     shutil.copy(SAMPLE, inputs)
     assert load(con, inputs) == {"plan_agent_sample.csv": "loaded"}

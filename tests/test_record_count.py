@@ -51,12 +51,6 @@ def test_quick_count_equals_the_csv_module_count(
     assert scan.content_hash == hashlib.md5(text.encode("utf-8")).hexdigest()
 
 
-def test_a_file_that_is_not_utf8_gets_no_quick_count(tmp_path):
-    path = tmp_path / "plan_agent_x.csv"
-    path.write_bytes("Item ID,질의\r\n1,채용\r\n".encode("cp949"))
-    assert record_count.scan_file(str(path), 1000).records is None
-
-
 @pytest.mark.parametrize("process_min_bytes", [0, 1 << 40])
 def test_the_counter_gives_every_file_its_count_in_processes_or_a_thread(
     tmp_path, monkeypatch, process_min_bytes

@@ -8,7 +8,6 @@ it runs in other processes, ahead of DuckDB's reads.
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import itertools
 import multiprocessing
@@ -27,7 +26,10 @@ PROCESS_MIN_BYTES = 1 << 27
 class Scan(NamedTuple):
     """What one pass over a file found."""
 
-    records: int | None  # data records by quote parity; None when not valid UTF-8
+    # data records by quote parity (None: not counted). Compared with DuckDB's only when
+    # DuckDB rejected no record: an invalid UTF-8 byte makes it reject that record, so the
+    # scan does not check the encoding.
+    records: int | None
     content_hash: str  # md5 of its bytes: a file is read again only when it changes
     wide: bool  # a line holds max_fields field separators or more
 
@@ -79,17 +81,11 @@ def content_hash(path: str | Path) -> str:
 
 def scan_file(path: str, max_fields: int) -> Scan:
     """Hash, record count and wide-line check of one file, in one read."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
     digest = hashlib.md5()
-    records, in_quotes, pending, valid, wide = 0, 0, b"", True, False
+    records, in_quotes, pending, wide = 0, 0, b"", False
     with open(path, "rb") as handle:
         while chunk := handle.read(CHUNK_BYTES):
             digest.update(chunk)
-            if valid:
-                try:
-                    decoder.decode(chunk)
-                except UnicodeDecodeError:
-                    valid = False
             lines = (pending + chunk).split(b"\n")
             pending = lines.pop()
             states = quote_states(list(map(bytes.count, lines, itertools.repeat(b'"'))),
@@ -97,16 +93,11 @@ def scan_file(path: str, max_fields: int) -> Scan:
             records += record_starts(lines, states)
             wide = wide or wide_line_among(lines, states, max_fields)
             in_quotes = states[-1]
-    if valid:
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError:
-            valid = False
     if pending:
         states = quote_states([pending.count(b'"')], in_quotes)
         records += record_starts([pending], states)
         wide = wide or wide_line_among([pending], states, max_fields)
-    return Scan(max(records - 1, 0) if valid else None, digest.hexdigest(), wide)  # the header
+    return Scan(max(records - 1, 0), digest.hexdigest(), wide)  # less the header
 
 
 class FileScanner:
