@@ -9,11 +9,12 @@ its own, so a load killed at any point leaves every file either as it was or as 
 
 Each readable file is read by DuckDB (pinned dialect, every column VARCHAR by English name)
 straight into `raw.export_rows`; records DuckDB cannot parse land as rows of their own with
-the error. Its data records are also counted in Python, independently (quote parity for clean
-UTF-8, in the pass of a worker process that also hashes the file and finds lines too wide
-for DuckDB, loader.bounds; the csv module otherwise): a file on whose record count the two
-disagree (a quote that never closes) is refused as a whole, `ambiguous_records`. A file whose
-records end in both CRLF and LF (DuckDB refuses those) is read through a CRLF copy.
+the error. Its data records are also counted in Python, independently: by quote parity for a
+UTF-8 file, in the one pass of a worker process that also hashes it and finds lines too wide
+for DuckDB (loader.bounds); by the csv module when DuckDB rejected a record or reads a copy.
+A file on whose record count the two disagree (a quote that never closes) is refused as a
+whole, `ambiguous_records`. A file whose records end in both CRLF and LF (DuckDB refuses
+those) is read through a CRLF copy.
 """
 
 from __future__ import annotations
@@ -327,7 +328,8 @@ def land_file(
     if found.missing:
         return count_records(found.read_path, {}), None
     if found.read_path == str(path):
-        quick_count, wide_line = scanned().records, scanned().wide
+        scan = scanned()
+        quick_count, wide_line = scan.records, scan.wide
     else:  # a transcoded or xlsx file: DuckDB reads a copy, counted by the csv module
         quick_count, wide_line = None, scan_file(found.read_path, registry.max_fields).wide
     wide: list[dict] = []
