@@ -155,3 +155,21 @@ def test_a_skipped_step_is_written_to_json_without_figures():
     assert (skipped["wall_s"], skipped["peak_rss_mb"], skipped["ratio_to_floor"]) == (
         None, None, None)
     assert json.dumps(skipped)
+
+
+def test_the_added_file_target_is_the_median_of_the_pairs_differences():
+    """--added-file-pairs: each +1 file build is compared with the no-change build right
+    after it, and the verdict is the median of those differences."""
+    from agent_scoring.bench.cli import SizeResult, Step, size_targets
+    from agent_scoring.bench.measure import Measured
+
+    def step(name: str, walls: list[float]) -> Step:
+        return Step(name, 10, runs=[Measured(w, 1.0, 0, Path("log")) for w in walls])
+
+    result = SizeResult(rows=10, files=[], differences=None, compared_groups=0, db_bytes=0,
+                        failures=[], steps=[step("dbt build, +1 file (262 rows)", [14, 10, 20]),
+                                            step("dbt build, no new files", [9, 10, 19.5])])
+    [added] = [t for t in size_targets(result) if t.name.startswith("+1 file")]
+    assert added.holds
+    assert added.figure == ("median of 3 interleaved pairs +0.50 s "
+                            "(pairs: +5.00, +0.00, +0.50)")
