@@ -54,10 +54,9 @@ def record_starts(lines: list[bytes], states: list[int]) -> int:
 
 def wide_line_among(lines: list[bytes], states: list[int], max_fields: int) -> bool:
     """Whether one of `lines` (`states`: quote_states of the lines) holds max_fields commas
-    outside quotes. Commas are counted at
-    C speed; only a line with that many commas at all (a long JSON cell has them inside its
-    quotes) is split at its quotes. A malformed quote can make it say yes: the exact check
-    (loader.bounds) follows only then."""
+    outside quotes. Commas are counted at C speed; only a line with that many commas at all
+    (a long JSON cell has them inside its quotes) is split at its quotes. A malformed quote
+    can make it say yes: the exact check (loader.bounds) follows only then."""
     many = list(map(operator.ge, map(bytes.count, lines, itertools.repeat(b",")),
                     itertools.repeat(max_fields)))
     for n in itertools.compress(range(len(lines)), many):
