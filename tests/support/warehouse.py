@@ -13,6 +13,7 @@ import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import duckdb
 import pytest
@@ -79,13 +80,12 @@ def dbt_in_process(
     from dbt.adapters.duckdb.connections import DuckDBConnectionManager
     from dbt.cli.main import dbtRunner
 
-    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_cwd = os.getcwd()
     out, err = io.StringIO(), io.StringIO()
-    os.environ.clear()
-    os.environ.update(env)
     os.chdir(run_dir)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with mock.patch.dict(os.environ, env, clear=True), \
+                contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             result = dbtRunner().invoke(args)
     finally:
         if DuckDBConnectionManager._ENV is not None:
@@ -93,8 +93,6 @@ def dbt_in_process(
         DuckDBConnectionManager.close_all_connections()
         gc.collect()  # a cursor left in a frame keeps the database open
         os.chdir(saved_cwd)
-        os.environ.clear()
-        os.environ.update(saved_env)
     if result.exception is not None:
         err.write("".join(traceback.format_exception(result.exception)))
     code = 0 if result.success else 2 if result.exception is not None else 1
