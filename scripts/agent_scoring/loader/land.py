@@ -4,8 +4,9 @@ silently).
 
 A file is read once. An unchanged file (same path, size, modification time and read rules)
 is not opened; a touched file whose content hash did not change is not read again; a changed
-file replaces its rows and a deleted file's rows go. Each file is landed in a transaction of
-its own, so a load killed at any point leaves every file either as it was or as it is now.
+file replaces its rows and a deleted file's rows go. Files are landed in transactions of up
+to 64 MB of files, so a load killed at any point leaves every file either as it was or as it
+is now.
 
 Each readable file is read by DuckDB (pinned dialect, every column VARCHAR by English name)
 straight into `raw.export_rows`; records DuckDB cannot parse land as rows of their own with
@@ -54,6 +55,9 @@ EXCERPT_CHARS = 300
 # files from this size are read into a table first and numbered there (measured: faster for
 # one 373 MB export, slower for 37 files of 10 MB)
 NUMBER_IN_TABLE_BYTES = 64 << 20
+# files are landed together in transactions of up to this many bytes (land_batch): a
+# bigger batch saves no more commits worth having, and loses more to a kill or a retry
+BATCH_BYTES = 64 << 20
 
 FILES_TABLE = """
 create table if not exists raw.export_files (
@@ -400,48 +404,118 @@ def stored_files(con: duckdb.DuckDBPyConnection) -> dict[str, tuple]:
     return {row[0]: row[1:] for row in found}
 
 
-def land_one(
-    con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str,
-    registry: Registry,
-    copy_dir: Path, scanned: Callable[[], Scan], file_row: dict,
-    replaces: str | None,
-) -> Inspection:
-    """Replace one file's landed rows and its raw.export_files row (`replaces`: the name
-    it was landed under, if it was), in one transaction."""
-    columns = agent_columns(registry.dictionary, registry.required.get(agent, []))
+@dataclass
+class Pending:
+    """A file to land, as load_exports found it; `replaces`: the name it was landed under."""
 
-    def start() -> None:
-        con.execute("begin")
-        if replaces:  # a scan of every landed row: only for a file landed before
-            con.execute("delete from raw.export_rows where source_file = ?", [replaces])
-            con.execute("delete from raw.export_files where source_file = ?", [replaces])
+    path: Path
+    source_file: str
+    agent: str
+    scanned: Callable[[], Scan]
+    file_row: dict
+    replaces: str | None
+
+
+class OwnTransaction(Exception):
+    """A read failed inside a shared transaction: its retry needs a transaction of its own."""
+
+
+def forget(con: duckdb.DuckDBPyConnection, source_file: str | None) -> None:
+    """Delete a landed file's rows (a scan of every landed row: only for one landed before)."""
+    if source_file:
+        con.execute("delete from raw.export_rows where source_file = ?", [source_file])
+        con.execute("delete from raw.export_files where source_file = ?", [source_file])
+
+
+def land_one(
+    con: duckdb.DuckDBPyConnection, pending: Pending, registry: Registry, copy_dir: Path,
+    restart: Callable[[], None],
+) -> Inspection:
+    """Replace one file's landed rows and its raw.export_files row, in the caller's
+    transaction; `restart` undoes a failed read."""
+    columns = agent_columns(registry.dictionary, registry.required.get(pending.agent, []))
+    forget(con, pending.replaces)
+    found = inspect_file(pending.path, columns, copy_dir)
+    records, parsed = land_file(con, pending.path, pending.source_file, pending.agent, found,
+                                registry, copy_dir, pending.scanned, restart)
+    file_row = pending.file_row
+    file_row.update(
+        content_hash=pending.scanned().content_hash, encoding=found.encoding,
+        read_from=found.read_from, sheet_name=found.sheet_name,
+        header_names=found.header, column_names=found.column_names,
+        missing_columns=found.missing, unknown_columns=found.unknown,
+        record_count=records, parsed_records=parsed, problem_code=found.problem_code,
+        problem=found.problem, cell_notes=found.cell_notes,
+        loaded_at=dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
+    )
+    con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
+                f"values ({', '.join('?' for _ in FILE_COLUMNS)})",
+                [file_row[c] for c in FILE_COLUMNS])
+    return found
+
+
+def land_alone(
+    con: duckdb.DuckDBPyConnection, pending: Pending, registry: Registry, copy_dir: Path
+) -> Inspection:
+    """One file in a transaction of its own: a failed read is undone by starting it again."""
 
     def restart() -> None:
         con.execute("rollback")
-        start()
+        con.execute("begin")
+        forget(con, pending.replaces)
 
-    start()
+    con.execute("begin")
     try:
-        found = inspect_file(path, columns, copy_dir)
-        records, parsed = land_file(con, path, source_file, agent, found, registry, copy_dir,
-                                    scanned, restart)
-        file_row.update(
-            content_hash=scanned().content_hash, encoding=found.encoding, read_from=found.read_from,
-            sheet_name=found.sheet_name,
-            header_names=found.header, column_names=found.column_names,
-            missing_columns=found.missing, unknown_columns=found.unknown,
-            record_count=records, parsed_records=parsed, problem_code=found.problem_code,
-            problem=found.problem, cell_notes=found.cell_notes,
-            loaded_at=dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
-        )
-        con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
-                    f"values ({', '.join('?' for _ in FILE_COLUMNS)})",
-                    [file_row[c] for c in FILE_COLUMNS])
+        found = land_one(con, pending, registry, copy_dir, restart)
     except BaseException:
         con.execute("rollback")
         raise
     con.execute("commit")
     return found
+
+
+def land_batch(
+    con: duckdb.DuckDBPyConnection, batch: list[Pending], registry: Registry, copy_dir: Path
+) -> list[tuple[Inspection, float]]:
+    """Files in one transaction: (inspection, seconds) of each. A commit syncs the WAL (about
+    10 ms here: most of the load of a small export). A read that fails rolls the batch
+    back, and each of its files is landed alone."""
+
+    def restart() -> None:
+        raise OwnTransaction
+
+    def timed(land: Callable[..., Inspection], *args) -> tuple[Inspection, float]:
+        started = time.perf_counter()
+        return land(*args), time.perf_counter() - started
+
+    if len(batch) == 1:  # no batch to lose: a failed read is retried at once
+        return [timed(land_alone, con, batch[0], registry, copy_dir)]
+    con.execute("begin")
+    try:
+        landed = [timed(land_one, con, pending, registry, copy_dir, restart)
+                  for pending in batch]
+    except OwnTransaction:
+        con.execute("rollback")
+        return [timed(land_alone, con, pending, registry, copy_dir) for pending in batch]
+    except BaseException:
+        con.execute("rollback")
+        raise
+    con.execute("commit")
+    return landed
+
+
+def batches(pending: Iterator[Pending], batch_bytes: int) -> Iterator[list[Pending]]:
+    """Consecutive files of up to `batch_bytes` in all (a bigger file alone)."""
+    batch: list[Pending] = []
+    size = 0
+    for item in pending:
+        if batch and size + item.file_row["size_bytes"] > batch_bytes:
+            yield batch
+            batch, size = [], 0
+        batch.append(item)
+        size += item.file_row["size_bytes"]
+    if batch:
+        yield batch
 
 
 def land_odd_entry(
@@ -595,8 +669,8 @@ def load_exports(
             to_load.append((path, agent, read_key))
 
     quick = [str(path) for path, _, _ in to_load if is_plain_utf8(path)]
-    with tempfile.TemporaryDirectory(prefix="agent-scoring-load-") as copies, \
-            FileScanner(quick, registry.max_fields) as scanner, deferred_checkpoints(con):
+
+    def to_land(scanner: FileScanner) -> Iterator[Pending]:
         for path, agent, read_key in to_load:
             started = time.perf_counter()
             scanned = (functools.partial(scanner.result, str(path)) if str(path) in quick
@@ -613,13 +687,19 @@ def load_exports(
             file_row = {"agent": agent, "source_path": str(path), "source_file": names[path],
                         "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
                         "read_key": read_key}
-            inspection = land_one(con, path, names[path], agent, registry, Path(copies),
-                                  scanned, file_row, replaces=earlier and earlier[5])
-            seconds = time.perf_counter() - started
-            action = "refused" if inspection.problem else "loaded"
-            done(names[path], action, file_row["record_count"], seconds)
-            what = inspection.problem or f"{file_row['record_count']} records"
-            log(f"{action} {path}: {what} ({seconds:.1f} s)")
+            yield Pending(path, names[path], agent, scanned, file_row,
+                          replaces=earlier and earlier[5])
+
+    with tempfile.TemporaryDirectory(prefix="agent-scoring-load-") as copies, \
+            FileScanner(quick, registry.max_fields) as scanner, deferred_checkpoints(con):
+        for batch in batches(to_land(scanner), BATCH_BYTES):
+            for pending, (inspection, seconds) in zip(
+                    batch, land_batch(con, batch, registry, Path(copies)), strict=True):
+                action = "refused" if inspection.problem else "loaded"
+                records = pending.file_row["record_count"]
+                done(pending.source_file, action, records, seconds)
+                log(f"{action} {pending.path}: {inspection.problem or f'{records} records'} "
+                    f"({seconds:.1f} s)")
     for agent in sorted(registry.patterns):
         readable = con.execute("select count(*) from raw.export_files where agent = ? "
                                "and problem is null", [agent]).fetchall()[0][0]
