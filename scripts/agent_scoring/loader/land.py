@@ -533,9 +533,7 @@ def land_odd_entry(
         "loaded_at": dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
     }
     con.execute("begin")
-    if replaces:
-        con.execute("delete from raw.export_rows where source_file = ?", [replaces])
-        con.execute("delete from raw.export_files where source_file = ?", [replaces])
+    forget(con, replaces)
     con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
                 f"values ({', '.join('?' for _ in FILE_COLUMNS)})", [row[c] for c in FILE_COLUMNS])
     con.execute("commit")
