@@ -427,6 +427,12 @@ def forget(con: duckdb.DuckDBPyConnection, source_file: str | None) -> None:
         con.execute("delete from raw.export_files where source_file = ?", [source_file])
 
 
+def insert_file_row(con: duckdb.DuckDBPyConnection, row: dict) -> None:
+    """A file's row of raw.export_files (`row` holds every column)."""
+    con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
+                f"values ({', '.join('?' for _ in FILE_COLUMNS)})", [row[c] for c in FILE_COLUMNS])
+
+
 def land_one(
     con: duckdb.DuckDBPyConnection, pending: Pending, registry: Registry, copy_dir: Path,
     restart: Callable[[], None],
@@ -448,9 +454,7 @@ def land_one(
         problem=found.problem, cell_notes=found.cell_notes,
         loaded_at=dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
     )
-    con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
-                f"values ({', '.join('?' for _ in FILE_COLUMNS)})",
-                [file_row[c] for c in FILE_COLUMNS])
+    insert_file_row(con, file_row)
     return found
 
 
@@ -534,8 +538,7 @@ def land_odd_entry(
     }
     con.execute("begin")
     forget(con, replaces)
-    con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
-                f"values ({', '.join('?' for _ in FILE_COLUMNS)})", [row[c] for c in FILE_COLUMNS])
+    insert_file_row(con, row)
     con.execute("commit")
 
 
