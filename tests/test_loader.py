@@ -238,6 +238,24 @@ def test_small_files_land_in_one_transaction(con, inputs):
     assert len(landed(con, "plan_agent_b.csv")) == 40
 
 
+def wal_bytes(con) -> int:
+    return con.execute("select wal_size from pragma_database_size()").fetchall()[0][0]
+
+
+def test_a_big_file_is_checkpointed_at_its_commit_and_small_files_after_the_load(
+    con, inputs, monkeypatch
+):
+    shutil.copy(SAMPLE, inputs / "plan_agent_a.csv")
+    load(con, inputs)
+    assert wal_bytes(con) != "0 bytes"  # small: its rows wait in the WAL for one checkpoint
+    shutil.copy(SAMPLE, inputs / "plan_agent_b.csv")
+    monkeypatch.setattr(land, "BATCH_BYTES", 1000)  # the sample is now a big file
+    load(con, inputs)
+    # a checkpoint at the commit keeps the blocks the insert wrote (2 s less for 376 MB)
+    assert wal_bytes(con) == "0 bytes"
+    assert len(landed(con, "plan_agent_b.csv")) == 40
+
+
 def test_a_read_that_fails_in_a_batch_lands_each_file_alone_as_if_read_alone(
     con, tmp_path, inputs
 ):

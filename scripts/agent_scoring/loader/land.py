@@ -58,6 +58,8 @@ NUMBER_IN_TABLE_BYTES = 64 << 20
 # files are landed together in transactions of up to this many bytes (land_batch): a
 # bigger batch saves no more commits worth having, and loses more to a kill or a retry
 BATCH_BYTES = 64 << 20
+# no automatic checkpoint at a commit while files are landed (deferred_checkpoints)
+DEFERRED_CHECKPOINT = "16GB"
 
 FILES_TABLE = """
 create table if not exists raw.export_files (
@@ -493,7 +495,8 @@ def land_batch(
         return land(*args), time.perf_counter() - started
 
     if len(batch) == 1:  # no batch to lose: a failed read is retried at once
-        return [timed(land_alone, con, batch[0], registry, copy_dir)]
+        with checkpoint_at_commit(con, batch[0].file_row["size_bytes"] >= BATCH_BYTES):
+            return [timed(land_alone, con, batch[0], registry, copy_dir)]
     con.execute("begin")
     try:
         landed = [timed(land_one, con, pending, registry, copy_dir, restart)
@@ -584,11 +587,26 @@ def hash_only(path: Path) -> Scan:
 @contextlib.contextmanager
 def deferred_checkpoints(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     """One checkpoint after the load, not one per file's commit (each rewrote the table)."""
-    con.execute("set checkpoint_threshold = '16GB'")
+    con.execute(f"set checkpoint_threshold = '{DEFERRED_CHECKPOINT}'")
     try:
         yield
     finally:
         con.execute("reset checkpoint_threshold")
+
+
+@contextlib.contextmanager
+def checkpoint_at_commit(con: duckdb.DuckDBPyConnection, wanted: bool) -> Iterator[None]:
+    """A big file's commit checkpoints after all (measured on a 376 MB export: 2 s less than
+    a checkpoint after the load; for 900 files of 75 kB each, every commit checkpointing
+    cost 0.7 s more)."""
+    if not wanted:
+        yield
+        return
+    con.execute("set checkpoint_threshold = '0b'")
+    try:
+        yield
+    finally:
+        con.execute(f"set checkpoint_threshold = '{DEFERRED_CHECKPOINT}'")
 
 
 def claimed_entries(input_dir: Path, registry: Registry) -> list[Path]:
