@@ -12,11 +12,14 @@ import csv
 import json
 import os
 import shutil
+import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import duckdb
 import pytest
 from agent_scoring.loader import Registry, land, load_exports
+from agent_scoring.record_count import scan_file
 from corpus import make_corpus
 
 REPO = Path(__file__).resolve().parents[1]
@@ -254,6 +257,63 @@ def test_a_big_file_is_checkpointed_at_its_commit_and_small_files_after_the_load
     # a checkpoint at the commit keeps the blocks the insert wrote (2 s less for 376 MB)
     assert wal_bytes(con) == "0 bytes"
     assert len(landed(con, "plan_agent_b.csv")) == 40
+
+
+class LateScan(Future):
+    """A scan still running when its file is read (a 376 MB export's takes 2 s): it ends
+    when its result is asked for."""
+
+    def __init__(self, path: str, max_fields: int) -> None:
+        super().__init__()
+        self.path, self.max_fields = path, max_fields
+
+    def result(self, timeout: float | None = None):
+        if not self.done():
+            self.set_result(scan_file(self.path, self.max_fields))
+        return super().result(timeout)
+
+
+class LateScanner:
+    def __init__(self, paths: list[str], max_fields: int) -> None:
+        self.futures = {path: LateScan(path, max_fields) for path in paths}
+
+    def __enter__(self) -> LateScanner:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+READ_INTO_ROWS = land.read_into_rows
+
+
+def test_a_big_file_read_before_its_scan_ends_lands_as_if_scanned_first(
+    con, tmp_path, inputs, monkeypatch
+):
+    """A big file is read strictly while its scan runs; a bad record (here: every kind in
+    the corpus, and a record of 200,000 fields that DuckDB would take minutes to store as a
+    reject) fails that read at once, and the file is read as when its scan comes first."""
+    for path in CORPUS.glob("plan_agent_*.csv"):
+        shutil.copy(path, inputs)
+    shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
+    head, rest = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)
+    (inputs / "plan_agent_wide.csv").write_text(
+        f"{head}\n{rest}{','.join(['x'] * 200_000)}\n", encoding="utf-8")
+    with duckdb.connect(str(tmp_path / "scanned_first.duckdb")) as first:
+        load(first, inputs)
+        expected = all_landed(first)
+    monkeypatch.setattr(land, "FileScanner", LateScanner)
+    monkeypatch.setattr(land, "BATCH_BYTES", 1000)  # every file is big: alone, read early
+    reads = []
+    monkeypatch.setattr(land, "read_into_rows", lambda *args, **kwargs: reads.append(
+        kwargs.get("strict", False)) or READ_INTO_ROWS(*args, **kwargs))
+    started = time.perf_counter()
+    load(con, inputs)
+    assert time.perf_counter() - started < 30
+    assert all_landed(con) == expected
+    assert reads.count(True) > 20  # every file DuckDB reads in place was read early
+    assert file_row(con, "plan_agent_sample.csv")["parsed_records"] == 40
+    assert file_row(con, "plan_agent_wide.csv")["parsed_records"] == 40
 
 
 def test_a_read_that_fails_in_a_batch_lands_each_file_alone_as_if_read_alone(

@@ -62,7 +62,7 @@ def test_the_counter_gives_every_file_its_count_in_processes_or_a_thread(
         path.write_text("Item ID,Raw JSON\r\n" + "i,\"{\"\"a\"\": 1}\"\r\n" * rows)
         paths.append(str(path))
     with record_count.FileScanner(paths, 1000) as scanner:
-        counts = {path: scanner.result(path).records for path in paths}
+        counts = {path: scanner.futures[path].result().records for path in paths}
     assert counts == {path: rows for rows, path in enumerate(paths)}
 
 

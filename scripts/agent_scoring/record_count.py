@@ -100,7 +100,7 @@ def scan_file(path: str, max_fields: int) -> Scan:
 
 
 class FileScanner:
-    """Scans `paths` in the background; `result(path)` waits for one.
+    """Scans `paths` in the background: `futures[path]` is the scan of one.
 
     Processes where they pay off (fork: no re-import of dbt in the workers), else a thread.
     """
@@ -121,10 +121,6 @@ class FileScanner:
         self.futures = {path: self.pool.submit(scan_file, path, self.max_fields)
                         for path in self.paths}
         return self
-
-    def result(self, path: str) -> Scan:
-        """The scan of one of the paths; waits for it."""
-        return self.futures[path].result()
 
     def __exit__(
         self,

@@ -13,6 +13,8 @@ straight into `raw.export_rows`; records DuckDB cannot parse land as rows of the
 the error. Its data records are also counted in Python, independently: by quote parity for a
 UTF-8 file, in the one pass of a worker process that also hashes it and finds lines too wide
 for DuckDB (loader.bounds); by the csv module when DuckDB rejected a record or reads a copy.
+A big file is read strictly while its scan still runs, and read again after it if that read
+fails on a bad record.
 A file on whose record count the two disagree (a quote that never closes) is refused as a
 whole, `ambiguous_records`. A file whose records end in both CRLF and LF (DuckDB refuses
 those) is read through a CRLF copy.
@@ -23,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as dt
-import functools
 import hashlib
 import json
 import os
@@ -31,6 +32,7 @@ import tempfile
 import time
 import unicodedata
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,20 +150,22 @@ def first_line(exc: Exception) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def read_options(column_names: list[str], max_line_bytes: int) -> str:
+def read_options(column_names: list[str], max_line_bytes: int, strict: bool = False) -> str:
     """The read_csv parameters of one file: pinned dialect, every column VARCHAR by name.
 
     DuckDB's sniffer can mistake a file with one broken quote for a one-column file, so
     nothing is auto-detected. A record DuckDB cannot parse is skipped and landed as a row of
     its own. store_rejects is not optional: with ignore_errors alone DuckDB 2.0 stops at the
-    first bad record and drops every record after it without a word.
+    first bad record and drops every record after it without a word. `strict`: the first
+    bad record fails the read instead (at once, where a record far too wide to store as a
+    reject takes minutes).
     """
     columns = ", ".join(f"{sql_text(c)}: 'VARCHAR'" for c in column_names)
+    rejects = ("" if strict else "ignore_errors = true, store_rejects = true, "
+               "rejects_scan = 'load_reject_scans', rejects_table = 'load_rejects', ")
     return (
         "header = true, auto_detect = false, delim = ',', quote = '\"', escape = '\"', "
-        f"max_line_size = {max_line_bytes}, ignore_errors = true, store_rejects = true, "
-        f"rejects_scan = 'load_reject_scans', rejects_table = 'load_rejects', "
-        f"columns = {{{columns}}}"
+        f"max_line_size = {max_line_bytes}, {rejects}columns = {{{columns}}}"
     )
 
 
@@ -213,20 +217,21 @@ def extra_columns_json(column_names: list[str], header: list[str]) -> str:
 
 def read_into_rows(
     con: duckdb.DuckDBPyConnection, agent: str, source_file: str, read_path: str,
-    found: Inspection, max_line_bytes: int,
+    found: Inspection, max_line_bytes: int, strict: bool = False,
 ) -> tuple[int, dict[int, dict]]:
     """Insert every record DuckDB parses: (records parsed, rejects by DuckDB line).
 
     DuckDB's reject `line` counts the header, records and blank lines (not the lines inside
     quoted cells); `line_byte_position` is where the record starts. Runs in the caller's
-    transaction.
+    transaction. `strict`: a bad record raises duckdb.Error (read_options).
     """
     known = [c for c in found.column_names if not c.startswith("extra_")]
     con.execute("drop table if exists load_rejects")
     con.execute("drop table if exists load_reject_scans")
     columns = ("".join(f"{column}, " for column in known)
                + f"{extra_columns_json(found.column_names, found.header)} as extra_columns")
-    read = f"read_csv({sql_text(read_path)}, {read_options(found.column_names, max_line_bytes)})"
+    options = read_options(found.column_names, max_line_bytes, strict)
+    read = f"read_csv({sql_text(read_path)}, {options})"
     if os.path.getsize(read_path) < NUMBER_IN_TABLE_BYTES:
         parsed = con.execute(
             "insert into raw.export_rows by name select ? as agent, ? as source_file, "
@@ -243,6 +248,8 @@ def read_into_rows(
         ).fetchall()[0][0]
         con.execute("drop table load_file")
     rejects: dict[int, dict] = {}
+    if strict:
+        return parsed, rejects
     for line, position, error_type, message, csv_line in con.execute(
         "select line, line_byte_position, error_type, error_message, csv_line "
         "from load_rejects order by line"
@@ -322,20 +329,30 @@ def checked_read(
 def land_file(
     con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str,
     found: Inspection,
-    registry: Registry, copy_dir: Path, scanned: Callable[[], Scan],
+    registry: Registry, copy_dir: Path, scan: Future[Scan],
     restart: Callable[[], None],
 ) -> tuple[int | None, int | None]:
     """Read one inspected file into raw.export_rows (in the caller's transaction), or set
-    why it cannot be read on `found`: (records counted, records parsed). `scanned` is the
-    scan of the file as found; `restart` undoes a failed read: a DuckDB error aborts the
+    why it cannot be read on `found`: (records counted, records parsed). `scan` is the scan
+    of the file as found; `restart` undoes a failed read: a DuckDB error aborts the
     transaction, so it starts it again."""
     if found.problem is not None:
         return None, None
     if found.missing:
         return count_records(found.read_path, {}), None
+    if found.read_path == str(path) and not scan.done() and path.stat().st_size >= BATCH_BYTES:
+        # a big file, alone in its transaction: read strictly while its scan runs (2 s of
+        # 376 MB), which stands when it read every record the scan counts
+        try:
+            parsed, _ = read_into_rows(con, agent, source_file, found.read_path, found,
+                                       registry.max_line_bytes, strict=True)
+            if parsed == scan.result().records:
+                return parsed, parsed
+        except duckdb.Error:
+            pass
+        restart()
     if found.read_path == str(path):
-        scan = scanned()
-        quick_count, wide_line = scan.records, scan.wide
+        quick_count, wide_line = scan.result().records, scan.result().wide
     else:  # a transcoded or xlsx file: DuckDB reads a copy, counted by the csv module
         quick_count, wide_line = None, scan_file(found.read_path, registry.max_fields).wide
     wide: list[dict] = []
@@ -413,7 +430,7 @@ class Pending:
     path: Path
     source_file: str
     agent: str
-    scanned: Callable[[], Scan]
+    scan: Future[Scan]
     file_row: dict
     replaces: str | None
 
@@ -445,10 +462,10 @@ def land_one(
     forget(con, pending.replaces)
     found = inspect_file(pending.path, columns, copy_dir)
     records, parsed = land_file(con, pending.path, pending.source_file, pending.agent, found,
-                                registry, copy_dir, pending.scanned, restart)
+                                registry, copy_dir, pending.scan, restart)
     file_row = pending.file_row
     file_row.update(
-        content_hash=pending.scanned().content_hash, encoding=found.encoding,
+        content_hash=pending.scan.result().content_hash, encoding=found.encoding,
         read_from=found.read_from, sheet_name=found.sheet_name,
         header_names=found.header, column_names=found.column_names,
         missing_columns=found.missing, unknown_columns=found.unknown,
@@ -578,10 +595,12 @@ def unclaimed(input_dir: Path, claimed: list[Path]) -> list[Path]:
                   if path not in taken and not path.name.startswith("."))
 
 
-def hash_only(path: Path) -> Scan:
+def hash_only(path: Path) -> Future[Scan]:
     """A file the scan cannot count (not plain UTF-8): its hash only (land_file scans the
     UTF-8 copy it reads)."""
-    return Scan(None, content_hash(path), False)
+    done: Future[Scan] = Future()
+    done.set_result(Scan(None, content_hash(path), False))
+    return done
 
 
 @contextlib.contextmanager
@@ -692,12 +711,11 @@ def load_exports(
     def to_land(scanner: FileScanner) -> Iterator[Pending]:
         for path, agent, read_key in to_load:
             started = time.perf_counter()
-            scanned = (functools.partial(scanner.result, str(path)) if str(path) in quick
-                       else functools.cache(functools.partial(hash_only, path)))
+            scan = scanner.futures[str(path)] if str(path) in quick else hash_only(path)
             stat = path.stat()
             earlier = stored.get(str(path))
             # a file seen before may only have been touched: its hash decides before reading
-            if earlier and (earlier[2], earlier[3]) == (scanned().content_hash, read_key):
+            if earlier and (earlier[2], earlier[3]) == (scan.result().content_hash, read_key):
                 con.execute("update raw.export_files set size_bytes = ?, modified_ns = ? "
                             "where source_path = ?",
                             [stat.st_size, stat.st_mtime_ns, str(path)])
@@ -706,7 +724,7 @@ def load_exports(
             file_row = {"agent": agent, "source_path": str(path), "source_file": names[path],
                         "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
                         "read_key": read_key}
-            yield Pending(path, names[path], agent, scanned, file_row,
+            yield Pending(path, names[path], agent, scan, file_row,
                           replaces=earlier and earlier[5])
 
     with tempfile.TemporaryDirectory(prefix="agent-scoring-load-") as copies, \
