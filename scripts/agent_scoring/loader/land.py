@@ -330,19 +330,19 @@ def land_file(
     con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str,
     found: Inspection,
     registry: Registry, copy_dir: Path, scan: Future[Scan],
-    restart: Callable[[], None],
+    restart: Callable[[], None], big: bool = False,
 ) -> tuple[int | None, int | None]:
     """Read one inspected file into raw.export_rows (in the caller's transaction), or set
     why it cannot be read on `found`: (records counted, records parsed). `scan` is the scan
     of the file as found; `restart` undoes a failed read: a DuckDB error aborts the
-    transaction, so it starts it again."""
+    transaction, so it starts it again. `big`: Pending.big."""
     if found.problem is not None:
         return None, None
     if found.missing:
         return count_records(found.read_path, {}), None
-    if found.read_path == str(path) and not scan.done() and path.stat().st_size >= BATCH_BYTES:
-        # a big file, alone in its transaction: read strictly while its scan runs (2 s of
-        # 376 MB), which stands when it read every record the scan counts
+    if big and found.read_path == str(path) and not scan.done():
+        # read strictly while its scan runs (2 s of 376 MB): it stands when it read every
+        # record the scan counts
         try:
             parsed, _ = read_into_rows(con, agent, source_file, found.read_path, found,
                                        registry.max_line_bytes, strict=True)
@@ -434,6 +434,12 @@ class Pending:
     file_row: dict
     replaces: str | None
 
+    @property
+    def big(self) -> bool:
+        """64 MB or more: landed alone (batches), checkpointed at its commit, and read while
+        its scan still runs (land_file)."""
+        return self.file_row["size_bytes"] >= BATCH_BYTES
+
 
 class OwnTransaction(Exception):
     """A read failed inside a shared transaction: its retry needs a transaction of its own."""
@@ -462,7 +468,7 @@ def land_one(
     forget(con, pending.replaces)
     found = inspect_file(pending.path, columns, copy_dir)
     records, parsed = land_file(con, pending.path, pending.source_file, pending.agent, found,
-                                registry, copy_dir, pending.scan, restart)
+                                registry, copy_dir, pending.scan, restart, pending.big)
     file_row = pending.file_row
     file_row.update(
         content_hash=pending.scan.result().content_hash, encoding=found.encoding,
@@ -512,7 +518,7 @@ def land_batch(
         return land(*args), time.perf_counter() - started
 
     if len(batch) == 1:  # no batch to lose: a failed read is retried at once
-        with checkpoint_at_commit(con, batch[0].file_row["size_bytes"] >= BATCH_BYTES):
+        with checkpoint_at_commit(con, batch[0].big):
             return [timed(land_alone, con, batch[0], registry, copy_dir)]
     con.execute("begin")
     try:
