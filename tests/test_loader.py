@@ -98,6 +98,18 @@ def test_a_new_file_lands_every_record_with_its_cells_by_english_name(con, input
     assert rows == (40, 40, 20, 1, 40)
 
 
+def test_raw_json_cells_are_stored_zstd_compressed(con, inputs):
+    """DuckDB stores long distinct text uncompressed by default: the Raw JSON cells were most
+    of the warehouse (487 MB of 100k generated rows, 77 MB with zstd)."""
+    shutil.copy(SAMPLE, inputs)
+    load(con, inputs)
+    con.execute("checkpoint")
+    stored = {compression for (compression,) in con.execute(
+        "select distinct compression from pragma_storage_info('raw.export_rows') "
+        "where column_name = 'raw_json' and segment_type = 'VARCHAR'").fetchall()}
+    assert stored == {"ZSTD"}
+
+
 def test_an_unchanged_file_is_not_read_again(con, inputs):
     shutil.copy(SAMPLE, inputs)
     load(con, inputs)

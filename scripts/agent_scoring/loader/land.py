@@ -99,6 +99,9 @@ create table if not exists raw.export_rows (
     csv_line varchar
 )
 """
+# text DuckDB would store uncompressed (the multi-kB Raw JSON cells): zstd makes them 10 to
+# 40 times smaller and their checkpoint faster (measured on a 376 MB export)
+ZSTD_COLUMNS = {"raw_json"}
 # the column names, in order, from the table definition above (one list to keep in step)
 FILE_COLUMNS = [line.split()[0] for line in FILES_TABLE.strip().splitlines()[1:-1]]
 
@@ -412,7 +415,9 @@ def create_tables(con: duckdb.DuckDBPyConnection, text_columns: list[str]) -> No
     con.execute(FILES_TABLE)
     con.execute(ROWS_TABLE)
     for column in text_columns:
-        con.execute(f"alter table raw.export_rows add column if not exists {column} varchar")
+        compression = " using compression zstd" if column in ZSTD_COLUMNS else ""
+        con.execute("alter table raw.export_rows add column if not exists "
+                    f"{column} varchar{compression}")
 
 
 def stored_files(con: duckdb.DuckDBPyConnection) -> dict[str, tuple]:
