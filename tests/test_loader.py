@@ -352,21 +352,6 @@ def test_a_read_that_fails_in_a_batch_lands_each_file_alone_as_if_read_alone(
     assert together[1] == [row for _, (_, files) in sorted(alone.items()) for row in files]
 
 
-@pytest.mark.parametrize("name", ["plan_agent_sample.csv", "plan_agent_broken_quote.csv"])
-def test_a_big_file_is_numbered_in_a_table_exactly_as_a_small_one(
-    con, tmp_path, inputs, monkeypatch, name
-):
-    shutil.copy(SAMPLE if name == "plan_agent_sample.csv" else CORPUS / name, inputs)
-    load(con, inputs)
-    small = con.execute("select * from raw.export_rows order by record_no, line_no").fetchall()
-    monkeypatch.setattr(land, "NUMBER_IN_TABLE_BYTES", 0)  # every file counts as big
-    with duckdb.connect(str(tmp_path / "big.duckdb")) as big:
-        load(big, inputs)
-        numbered = big.execute(
-            "select * from raw.export_rows order by record_no, line_no").fetchall()
-    assert numbered == small
-
-
 @pytest.mark.parametrize(("make", "says"), [
     (lambda folder: folder / "missing", "does not exist"),
     (lambda folder: (folder / "file.csv", (folder / "file.csv").write_text("x"))[0],

@@ -54,9 +54,6 @@ from agent_scoring.record_count import FileScanner, Scan, content_hash, scan_fil
 # Bump when the way files are read changes: every file is read again.
 LOADER_VERSION = "2"
 EXCERPT_CHARS = 300
-# files from this size are read into a table first and numbered there (measured: faster for
-# one 373 MB export, slower for 37 files of 10 MB)
-NUMBER_IN_TABLE_BYTES = 64 << 20
 # files are landed together in transactions of up to this many bytes (land_batch): a
 # bigger batch saves no more commits worth having, and loses more to a kill or a retry
 BATCH_BYTES = 64 << 20
@@ -235,21 +232,10 @@ def read_into_rows(
                + f"{extra_columns_json(found.column_names, found.header)} as extra_columns")
     options = read_options(found.column_names, max_line_bytes, strict)
     read = f"read_csv({sql_text(read_path)}, {options})"
-    if os.path.getsize(read_path) < NUMBER_IN_TABLE_BYTES:
-        parsed = con.execute(
-            "insert into raw.export_rows by name select ? as agent, ? as source_file, "
-            f"row_number() over () as record_no, {columns} from {read}", [agent, source_file],
-        ).fetchall()[0][0]
-    else:
-        # a big file: its rows keep file order in a fresh table, so a row's place there
-        # numbers it, on every core (a row_number() window runs on one)
-        con.execute(f"create or replace temp table load_file as select * from {read}")
-        parsed = con.execute(
-            "insert into raw.export_rows by name select ? as agent, ? as source_file, "
-            "rowid - (select min(rowid) from load_file) + 1 as record_no, "
-            f"{columns} from load_file", [agent, source_file],
-        ).fetchall()[0][0]
-        con.execute("drop table load_file")
+    parsed = con.execute(
+        "insert into raw.export_rows by name select ? as agent, ? as source_file, "
+        f"row_number() over () as record_no, {columns} from {read}", [agent, source_file],
+    ).fetchall()[0][0]
     rejects: dict[int, dict] = {}
     if strict:
         return parsed, rejects
