@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,19 @@ def test_the_added_file_target_is_the_median_of_the_pairs_differences():
     assert added.holds
     assert added.figure == ("median of 3 interleaved pairs +0.50 s "
                             "(pairs: +5.00, +0.00, +0.50)")
+
+
+def test_the_bench_runs_the_package_of_the_project_it_measures(tmp_path):
+    """The loader runs inside dbt: a `--project-dir` of another version must bring its own
+    package, or a before/after comparison measures this one twice."""
+    from agent_scoring.bench.cli import Runner, Settings
+    from agent_scoring.bench.generate import Faults
+
+    other = tmp_path / "other-version"
+    settings = Settings(
+        project_dir=other, template=SAMPLE, file_rows=(262, 262), extra_rows=262, seed=7,
+        faults=Faults(), repeat=1, run_python=False, python_max_rows=0, exclude=(),
+        memory_limit=None, threads=None, top=3,
+    )
+    runner = Runner(tmp_path / "work", settings)
+    assert runner.env["PYTHONPATH"].split(os.pathsep)[0] == str(other / "scripts")

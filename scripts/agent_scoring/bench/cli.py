@@ -37,7 +37,6 @@ from agent_scoring.bench.measure import DbtTimings, Measured, read_run_results, 
 from agent_scoring.bench.pyscore import PROJECT_DIR, load_rules, score_files
 from agent_scoring.bench.warehouse import compare, warehouse_figures
 
-SCRIPTS_DIR = Path(__file__).resolve().parents[2]
 SAMPLES_DIR = PROJECT_DIR / "samples"
 DEFAULT_TEMPLATE = SAMPLES_DIR / "plan_agent_sample.csv"
 PACKAGE = "agent_scoring.bench"
@@ -189,8 +188,10 @@ class Runner:
             DBT_TARGET_PATH=str(self.target),
             DBT_LOG_PATH=str(base / "logs"),
             DBT_SEND_ANONYMOUS_USAGE_STATS="false",
+            # the project's own package: its loader runs inside dbt, so a --project-dir of
+            # another version must not run this one's
             PYTHONPATH=os.pathsep.join(
-                filter(None, [str(SCRIPTS_DIR), os.environ.get("PYTHONPATH")])
+                filter(None, [str(settings.project_dir / "scripts"), os.environ.get("PYTHONPATH")])
             ),
         )
         if settings.memory_limit:
