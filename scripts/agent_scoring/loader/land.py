@@ -96,8 +96,8 @@ create table if not exists raw.export_rows (
     csv_line varchar
 )
 """
-# text DuckDB would store uncompressed (the multi-kB Raw JSON cells): zstd makes them 10 to
-# 40 times smaller and their checkpoint faster (measured on a 376 MB export)
+# text DuckDB would store uncompressed (the multi-kB Raw JSON cells): with zstd a clean build of
+# one 100k-row export is 6 times smaller, and its load faster (docs/builds.md)
 ZSTD_COLUMNS = {"raw_json"}
 # the column names, in order, from the table definition above (one list to keep in step)
 FILE_COLUMNS = [line.split()[0] for line in FILES_TABLE.strip().splitlines()[1:-1]]
