@@ -160,6 +160,29 @@ def test_the_reconciliation_test_fails_when_one_scored_row_goes_missing(build, t
     }]
 
 
+def test_the_row_rules_test_names_each_broken_expression_and_repeated_key(build, tmp_path):
+    tampered = tmp_path / "tampered.duckdb"
+    shutil.copy(build.db, tampered)
+    row = "source_file = 'plan_agent_cp949.csv' and record_no = 3"
+    with duckdb.connect(str(tampered)) as c:
+        c.execute(f"insert into stg_exports__rows select * from stg_exports__rows where {row}")
+        c.execute("update stg_exports__rows set raw_json_is_valid = null "
+                  "where source_file = 'plan_agent_cp949.csv' and record_no = 1")
+    proc = run_dbt(["test", "--select", "stg_exports__rows__rows_hold", "--store-failures"],
+                   dbt_env(build.inputs, tampered, tmp_path))
+    assert proc.returncode != 0
+    assert re.search(r"FAIL 2 stg_exports__rows__rows_hold", proc.stdout), proc.stdout[-3000:]
+    with duckdb.connect(str(tampered), read_only=True) as c:
+        failures = all_rows(c, "select * from main_dbt_test__audit.stg_exports__rows__rows_hold "
+                               "order by expectation")
+    assert failures == [
+        {"expectation": "raw_json_is_valid is not null", "rows_breaking": 1,
+         "repeated_value": None},
+        {"expectation": "unique: source_file, record_no", "rows_breaking": 2,
+         "repeated_value": "plan_agent_cp949.csv, 3"},
+    ]
+
+
 def test_duckdb_drops_every_record_after_a_bad_one_unless_it_stores_rejects(tmp_path):
     # why read_options always carries store_rejects = true (DuckDB 2.0)
     path = tmp_path / "x.csv"
