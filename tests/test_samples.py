@@ -3,13 +3,14 @@ export, gone from every mart as soon as it holds one."""
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import duckdb
 from agent_scoring.cli import main
 from click.testing import CliRunner
 from conftest import REAL_PLAN
-from support.warehouse import SAMPLES, dbt_env, run_dbt
+from support.warehouse import REPO, SAMPLES, dbt_env, run_dbt
 
 
 def test_samples_are_scored_until_the_input_folder_holds_an_export(tmp_path):
@@ -19,15 +20,21 @@ def test_samples_are_scored_until_the_input_folder_holds_an_export(tmp_path):
     env = dbt_env(inputs, db, tmp_path)
     samples = ["--vars", f"{{samples_dir: '{SAMPLES}'}}"]
 
+    summaries = []
+
     def build_and_list_runs() -> list[str]:
         proc = run_dbt(["build", *samples], env)
         assert proc.returncode == 0, proc.stdout[-3000:]
+        summaries.append(re.search(r"PASS=\d+ WARN=\d+", proc.stdout).group())
         with duckdb.connect(str(db), read_only=True) as con:
             return [r[0] for r in con.execute("select source_file from runs order by 1")
                     .fetchall()]
 
     assert build_and_list_runs() == [
         "plan_agent_sample.csv", "resume_agent_sample.csv", "url_agent_sample.csv"]
+    # what the README says `dbt build` on the samples ends with
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"samples ends with `{summaries[0]}`" in " ".join(readme.split())
     # the user's own export, in the platform's format
     own = REAL_PLAN if REAL_PLAN.exists() else SAMPLES / "plan_agent_sample.csv"
     shutil.copy(own, inputs / "plan_agent_0227.csv")
