@@ -190,3 +190,16 @@ def test_the_bench_runs_the_package_of_the_project_it_measures(tmp_path):
     )
     runner = Runner(tmp_path / "work", settings)
     assert runner.env["PYTHONPATH"].split(os.pathsep)[0] == str(other / "scripts")
+
+
+def test_dbt_floor_project_has_one_trivial_view_per_node(tmp_path):
+    from agent_scoring.bench.dbt_floor import floor_command, write_floor_project
+
+    root = write_floor_project(tmp_path / "floor", 3)
+    assert sorted(p.name for p in (root / "models").iterdir()) == ["v_1.sql", "v_2.sql",
+                                                                  "v_3.sql"]
+    assert (root / "models" / "v_2.sql").read_text() == "select 2 as n\n"
+    assert str(root / "floor.duckdb") in (root / "profiles.yml").read_text()
+    command = floor_command("dbt", root, "-s", "v_1")
+    assert command[:4] == ["dbt", "run", "-s", "v_1"]
+    assert command[command.index("--project-dir") + 1] == str(root)

@@ -26,6 +26,7 @@ from typing import Any
 
 import click
 
+from agent_scoring.bench.dbt_floor import floor_command, write_floor_project
 from agent_scoring.bench.generate import (
     Faults,
     GeneratedFile,
@@ -408,6 +409,10 @@ class FixedCost:
     dbt_alone: Step = field(default_factory=lambda: Step("dbt run -s speed_bands", 0))
     build: Step = field(default_factory=lambda: Step("dbt build, no change (samples)", 0))
     report: Step = field(default_factory=lambda: Step("score-report (samples)", 0))
+    # dbt's own floor (bench.dbt_floor): as many trivial views as the build has nodes
+    floor_nodes: int = 0
+    floor_one: Step = field(default_factory=lambda: Step("dbt run, 1 trivial view", 0))
+    floor_all: Step = field(default_factory=lambda: Step("dbt run, N trivial views", 0))
 
     def ratios(self) -> list[float]:
         return [
@@ -416,6 +421,19 @@ class FixedCost:
                 self.dbt_alone.runs, self.build.runs, self.report.runs, strict=True
             )
         ]
+
+    def floor_ratios(self) -> list[float]:
+        return [every.wall_s / one.wall_s
+                for one, every in zip(self.floor_one.runs, self.floor_all.runs, strict=True)]
+
+    def floor_line(self) -> str:
+        ratios = self.floor_ratios()
+        return (
+            f"dbt's own floor: a no-change `dbt run` of {self.floor_nodes} trivial views (the "
+            f"build's node count) vs one view: median {statistics.median(ratios):.2f}x "
+            f"({self.floor_all.wall_s:.2f} s vs {self.floor_one.wall_s:.2f} s; pairs: "
+            f"{', '.join(f'{r:.2f}' for r in ratios)})"
+        )
 
     def target(self) -> Target:
         ratios = self.ratios()
@@ -433,6 +451,11 @@ class FixedCost:
             "steps": [step.as_dict(None) for step in (self.dbt_alone, self.build, self.report)],
             "ratios": self.ratios(),
             "target": self.target().as_dict(),
+            "dbt_floor": {
+                "nodes": self.floor_nodes,
+                "steps": [step.as_dict(None) for step in (self.floor_one, self.floor_all)],
+                "ratios": self.floor_ratios(),
+            },
         }
 
 
@@ -444,13 +467,19 @@ def bench_fixed_cost(base: Path, settings: Settings, echo: Any) -> FixedCost:
     primed = Step("priming", 0)
     runner.dbt_build("build-clean-samples", primed)  # then every build below has no change
     runner.dbt_build("build-noop-samples", primed)
-    fixed = FixedCost()
+    fixed = FixedCost(floor_nodes=len(primed.dbt[-1].by_node))
+    floor = write_floor_project(base / "dbt-floor", fixed.floor_nodes)
+    runner.run("dbt-floor-priming", floor_command(tool("dbt"), floor))
     for pair in range(settings.fixed_cost_pairs):
         alone = runner.dbt("run", "-s", "speed_bands")
         fixed.dbt_alone.runs.append(runner.run("dbt-speed-bands", alone))
         runner.dbt_build("build-noop-samples", fixed.build)
         runner.score_report("score-report-samples", fixed.report)
-        echo(f"  pair {pair + 1}/{settings.fixed_cost_pairs}: {fixed.ratios()[-1]:.2f}x")
+        fixed.floor_one.runs.append(
+            runner.run("dbt-floor-one", floor_command(tool("dbt"), floor, "-s", "v_1")))
+        fixed.floor_all.runs.append(runner.run("dbt-floor-all", floor_command(tool("dbt"), floor)))
+        echo(f"  pair {pair + 1}/{settings.fixed_cost_pairs}: {fixed.ratios()[-1]:.2f}x "
+             f"(dbt's own floor for as many nodes: {fixed.floor_ratios()[-1]:.2f}x)")
     for failure in dict.fromkeys(runner.failures):
         raise BenchError(failure)
     return fixed
@@ -633,6 +662,7 @@ def main(
             click.echo(f"== fixed cost on the bundled samples ({root / 'fixed-cost'})")
             fixed = bench_fixed_cost(root / "fixed-cost", settings, click.echo)
             click.echo(fixed.target().line())
+            click.echo(fixed.floor_line())
             click.echo()
             if json_path:
                 _write_json(json_path, settings, results, fixed)
