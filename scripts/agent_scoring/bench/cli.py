@@ -469,15 +469,16 @@ def bench_fixed_cost(base: Path, settings: Settings, echo: Any) -> FixedCost:
     runner.dbt_build("build-noop-samples", primed)
     fixed = FixedCost(floor_nodes=len(primed.dbt[-1].by_node))
     floor = write_floor_project(base / "dbt-floor", fixed.floor_nodes)
-    runner.run("dbt-floor-priming", floor_command(tool("dbt"), floor))
+    dbt = tool("dbt")
+    runner.run("dbt-floor-priming", floor_command(dbt, floor))
     for pair in range(settings.fixed_cost_pairs):
         alone = runner.dbt("run", "-s", "speed_bands")
         fixed.dbt_alone.runs.append(runner.run("dbt-speed-bands", alone))
         runner.dbt_build("build-noop-samples", fixed.build)
         runner.score_report("score-report-samples", fixed.report)
         fixed.floor_one.runs.append(
-            runner.run("dbt-floor-one", floor_command(tool("dbt"), floor, "-s", "v_1")))
-        fixed.floor_all.runs.append(runner.run("dbt-floor-all", floor_command(tool("dbt"), floor)))
+            runner.run("dbt-floor-one", floor_command(dbt, floor, "-s", "v_1")))
+        fixed.floor_all.runs.append(runner.run("dbt-floor-all", floor_command(dbt, floor)))
         echo(f"  pair {pair + 1}/{settings.fixed_cost_pairs}: {fixed.ratios()[-1]:.2f}x "
              f"(dbt's own floor for as many nodes: {fixed.floor_ratios()[-1]:.2f}x)")
     for failure in dict.fromkeys(runner.failures):
