@@ -2,9 +2,8 @@
 -- agent, with the fingerprints of the rules each agent's files were scored with. Every
 -- per-file model compares the fingerprint it stored with these: a rule change re-scores
 -- only the files of the agents it touches (a shared rule: every file).
-{#- parsing a landed row depends on this only; scoring it also on the shared scoring rules
-    (what reading a file depends on is the loader's read_key) -#}
-{%- set read_models = ['stg_exports__rows'] %}
+{#- read_rules_fingerprint: rules_digest(), every rule of the project (what reading a file
+    depends on is the loader's read_key) -#}
 {%- set scoring_models = ['stg_exports__results', 'item_scores', 'check_results',
     'int_scoring__round_figures', 'int_scoring__query_verdicts', 'int_scoring__run_files',
     'int_scoring__run_queries'] %}
@@ -33,7 +32,8 @@ with registry as (
 ),
 
 read_rules as (
-    select md5({{ sql_string(model_code_digest(read_models)) }}) as read_rules_fingerprint
+    -- every macro, model, seed and var: any edit parses and scores every file again
+    select {{ sql_string(rules_digest()) }} as read_rules_fingerprint
 ),
 
 shared as (
