@@ -1,80 +1,81 @@
 {#-
-    Incremental builds keyed by source file (a new export must not re-parse the past), with
-    dbt's own delete+insert strategy on `source_file`. Every row stores `file_fingerprint`:
-    what the loader landed (stg_exports__files.fingerprint), plus the fingerprint of the rules it was
-    scored with (the `agents` model computes them once per build). An incremental run
-    processes only files whose current fingerprint it has not stored (their old rows are
-    replaced), and its post-hook deletes the rows of files that disappeared or now give no
-    row. Rules have a scope:
-    - 'agent' (default): the shared rules and those of the file's own agent, so editing one
-      agent's rules or adding an agent re-scores only that agent's files;
-    - 'read': only what parsing a landed row depends on (stg_exports__rows: its own code), so
-      tuning a scoring rule never parses a file again.
-    `dbt build --full-refresh` rebuilds everything.
+    Incremental by file, dbt's way: `delete+insert` on `source_file`. Every row carries
+    `file_fingerprint`, set once in stg_exports__rows: the landing of its file
+    (raw.export_rows.file_version, new each time the loader lands the file) and
+    rules_digest(), every rule of the project. A model takes from its parent only the rows
+    of fingerprints it has not stored (new_file_versions), and its post-hook drops the rows
+    of fingerprints its parent no longer has: a file deleted, changed or scored under other
+    rules. So a new export costs what its rows cost, and a rule edit scores every file again.
+    `dbt build --full-refresh` rebuilds everything, but no edit needs it.
 -#}
 
-{% macro current_file_fingerprints() -%}
-    {#- Per source file the loader landed: the fingerprint this model stores for it now. -#}
-    {%- set rules = 'read_rules_fingerprint' if config.get('rules_scope') == 'read'
-        else 'rules_fingerprint' -%}
-    {#- read after this build's load, straight from the landing table -#}
-    {%- do after_load() -%}
-    select
-        files.source_file,
-        {{ landed_fingerprint('files') }} || '|' || agents.{{ rules }} as file_fingerprint
-    from {{ source('exports', 'export_files') }} as files
-    inner join {{ ref('agents') }} as agents on agents.agent = files.agent
+{% macro config_incremental_by_file(parents) -%}
+    {#- The config every per-file model shares; `parents`: the model(s) its rows come from
+        (['landed']: the landed rows, for stg_exports__rows). -#}
+    {%- set parents = [parents] if parents is string else parents -%}
+    {{ config(
+        materialized='incremental',
+        on_schema_change='append_new_columns',
+        file_parents=parents,
+        post_hook="{{ delete_stale_file_rows(config.get('file_parents')) }}",
+        **replace_by_key_config(['source_file'])
+    ) }}
 {%- endmacro %}
 
 
-{% macro landed_fingerprint(files) -%}
-    {#- What a file's landed rows were read from: its content and the loader's read rules. -#}
-    {{ files }}.content_hash || ':' || {{ files }}.read_key
-{%- endmacro %}
-
-
-{% macro files_to_refresh() -%}
-    {#- Source files (a subquery) whose current fingerprint this model has not stored. -#}
-    (
-        select current_files.source_file
-        from ({{ current_file_fingerprints() }}) as current_files
-        where not exists (
-            select 1 from {{ this }} as stored
-            where stored.source_file = current_files.source_file
-                and stored.file_fingerprint = current_files.file_fingerprint
-        )
-    )
-{%- endmacro %}
-
-
-{% macro changed_files_only(source_file_column='source_file') -%}
-    {#- A where-clause condition: everything on a full build, new/changed files otherwise. -#}
+{% macro new_file_versions(source_file_column='source_file', parent_rows='true') -%}
+    {#- A where-clause condition: on an incremental build, the files whose fingerprint in the
+        model's parents (config_incremental_by_file; their rows matching `parent_rows`) this
+        model has not stored; true otherwise. A semi-join on a small set, so a build with
+        nothing new reads no row. -#}
     {#- unit tests render models with no `this`: they are never incremental -#}
     {%- if this is not none and is_incremental() -%}
-        {{ source_file_column }} in {{ files_to_refresh() }}
+        {{ source_file_column }} in (
+            select source_file from (
+                select source_file, file_fingerprint from (
+                    {{ current_file_fingerprints(config.get('file_parents'), parent_rows) }}
+                ) as current_files
+                except
+                select source_file, file_fingerprint from {{ this }}
+            ) as changed_files
+        )
     {%- else -%}
         true
     {%- endif -%}
 {%- endmacro %}
 
 
-{% macro delete_stale_file_rows() -%}
-    {#- Post-hook: drop rows read from a file version or under rules no longer current. -#}
-    {{ return(adapter.dispatch('delete_stale_file_rows', 'agent_scoring')()) }}
+{% macro current_file_fingerprints(parents, parent_rows='true') -%}
+    {#- (source_file, file_fingerprint) the named parent models hold now; ['landed']: the
+        landed rows (stg_exports__rows reads the source). -#}
+    {%- if parents == ['landed'] %}
+    select distinct source_file, {{ landed_file_fingerprint('landed') }} as file_fingerprint
+    from {{ source('exports', 'export_rows') }} as landed
+    {%- endif %}
+    {%- for parent in parents if parent != 'landed' %}
+    select distinct source_file, file_fingerprint from {{ ref(parent) }} where {{ parent_rows }}
+    {{ "union" if not loop.last }}
+    {%- endfor %}
 {%- endmacro %}
 
-{% macro default__delete_stale_file_rows() -%}
+
+{% macro delete_stale_file_rows(parents) -%}
+    {#- Post-hook: drop the rows of file fingerprints the parents no longer hold. -#}
+    {{ return(adapter.dispatch('delete_stale_file_rows', 'agent_scoring')(parents)) }}
+{%- endmacro %}
+
+{% macro default__delete_stale_file_rows(parents) -%}
     delete from {{ this }} as stored
     where not exists (
-        select 1 from ({{ current_file_fingerprints() }}) as current_files
+        select 1 from ({{ current_file_fingerprints(parents) }}) as current_files
         where current_files.source_file = stored.source_file
             and current_files.file_fingerprint = stored.file_fingerprint
     )
 {%- endmacro %}
 
-{% macro spark__delete_stale_file_rows() -%}
+{% macro spark__delete_stale_file_rows(parents) -%}
     {{ spark_drop_stale_partitions(['source_file'], 'file_fingerprint',
-                                   current_file_fingerprints()) }}
+                                   current_file_fingerprints(parents)) }}
 {%- endmacro %}
 
 {% macro spark_drop_stale_partitions(keys, fingerprint, current) -%}
@@ -101,21 +102,6 @@
 {%- endmacro %}
 
 
-{% macro config_incremental_by_file(rules_scope='agent') -%}
-    {#- The config every per-file model shares; call it at the top of the model.
-        A new column is a code change, which changes the fingerprint: every file is
-        re-scored, so appending the column is safe (dbt allows no other schema change on a
-        model with a contract). -#}
-    {{ config(
-        materialized='incremental',
-        on_schema_change='append_new_columns',
-        rules_scope=rules_scope,
-        post_hook="{{ delete_stale_file_rows() }}",
-        **replace_by_key_config(['source_file'])
-    ) }}
-{%- endmacro %}
-
-
 {% macro replace_by_key_config(key) -%}
     {#- How an incremental model replaces every row of a key (a file, a pair of runs) -#}
     {{ return(adapter.dispatch('replace_by_key_config', 'agent_scoring')(key)) }}
@@ -130,6 +116,12 @@
     {#- parquet has no delete: the key is the partition, and a new build overwrites it -#}
     {{ return({'incremental_strategy': 'insert_overwrite', 'partition_by': key,
                'file_format': 'parquet'}) }}
+{%- endmacro %}
+
+
+{% macro landed_file_fingerprint(rows) -%}
+    {#- A landed row's file_fingerprint: its file's landing and every rule (rules_digest()). -#}
+    coalesce({{ rows }}.file_version, '') || '|' || {{ sql_string(rules_digest()) }}
 {%- endmacro %}
 
 

@@ -1,7 +1,8 @@
-{% macro item_change_rows(pairs) %}
+{% macro item_change_rows(pairs, items, checks) %}
     {#-
         How every item of a head run compares with the same item of its base run, one row per
-        (pair, query, round). `pairs` is a relation of (agent, head_file, base_file, pair_key):
+        (pair, query, round). `pairs` is a relation of (agent, head_file, base_file, pair_key),
+        `items` item_scores and `checks` check_results:
         items pair on Query ID, or on whitespace-normalised query text when pair_key is
         'query_text', and on the round's numbers (room, repeat). The score compared is the
         intent score after LLM precedence (what the report shows); it passes at
@@ -41,10 +42,14 @@
             items.round_repeat,
             items.status,
             items.intent_score,
+            items.accuracy_score,
+            items.stability_score,
+            items.speed_points,
+            items.total_score,
             items.response_time_sec,
             items.error_message
         from sides
-        inner join {{ ref('item_scores') }} as items
+        inner join {{ items }} as items
             on items.agent = sides.agent and items.source_file = sides.source_file
         -- the same query twice in one round: the first one is compared
         qualify row_number() over (
@@ -66,7 +71,7 @@
             checks.check_kind || '=' || checks.expected_value as check_label,
             bool_and(checks.passed) as passed
         from side_items
-        inner join {{ ref('check_results') }} as checks
+        inner join {{ checks }} as checks
             on checks.agent = side_items.agent
             and checks.source_file = side_items.source_file
             and checks.record_no = side_items.record_no
@@ -136,6 +141,10 @@
             head.status as head_status,
             base.intent_score as base_score,
             head.intent_score as head_score,
+            {%- for column in ['accuracy_score', 'stability_score', 'speed_points', 'total_score'] %}
+            base.{{ column }} as base_{{ column }},
+            head.{{ column }} as head_{{ column }},
+            {%- endfor %}
             base.response_time_sec as base_response_time_sec,
             head.response_time_sec as head_response_time_sec,
             base.error_message as base_error_message,
@@ -184,7 +193,11 @@
         joined.base_failed_checks,
         joined.head_failed_checks,
         coalesce(check_flips.checks_failing_now, {{ sql_list([]) }}) as checks_failing_now,
-        coalesce(check_flips.checks_passing_now, {{ sql_list([]) }}) as checks_passing_now
+        coalesce(check_flips.checks_passing_now, {{ sql_list([]) }}) as checks_passing_now,
+        {%- for column in ['accuracy_score', 'stability_score', 'speed_points', 'total_score'] %}
+        joined.base_{{ column }},
+        joined.head_{{ column }}{{ ',' if not loop.last }}
+        {%- endfor %}
     from joined
     left join check_flips
         on check_flips.agent = joined.agent and check_flips.head_file = joined.head_file
@@ -194,7 +207,7 @@
 {% endmacro %}
 
 
-{% macro create_item_changes_between() %}
+{% macro create_item_changes_between(items, checks) %}
     {#-
         A table macro in the warehouse, so that `score-report compare --base A --head B`
         compares any two runs with exactly the SQL of the item_changes mart:
@@ -202,10 +215,10 @@
         Items pair on Query ID when the two runs share at least
         var('run_pair_min_shared_share') of the head's, as the runs mart decides.
     -#}
-    {{ return(adapter.dispatch('create_item_changes_between', 'agent_scoring')()) }}
+    {{ return(adapter.dispatch('create_item_changes_between', 'agent_scoring')(items, checks)) }}
 {% endmacro %}
 
-{% macro duckdb__create_item_changes_between() %}
+{% macro duckdb__create_item_changes_between(items, checks) %}
     create or replace macro item_changes_between(base, head) as table
     {{ item_change_rows("(
         select
@@ -215,65 +228,58 @@
             case
                 when count(distinct items.query_id) filter (
                     where items.source_file = head and items.query_id in (
-                        select query_id from " ~ ref('item_scores') ~ " where source_file = base
+                        select query_id from " ~ items ~ " where source_file = base
                     )
                 ) >= " ~ var('run_pair_min_shared_share') ~ "
                     * count(distinct items.query_id) filter (where items.source_file = head)
                     then 'query_id'
                 else 'query_text'
             end as pair_key
-        from " ~ ref('item_scores') ~ " as items
+        from " ~ items ~ " as items
         where items.source_file in (head, base)
         group by items.agent
-    )") }}
+    )", items, checks) }}
+{% endmacro %}
+
+{% macro spark__create_item_changes_between(items, checks) %}
+    {#- not on Spark yet: compare any two runs on the DuckDB warehouse -#}
+    select 1
 {% endmacro %}
 
 
-{% macro current_run_pairs() %}
-    {#-
-        (agent, head_file, base_file, pair_key, pair_fingerprint) of every run with a previous
-        run, as `current_pairs`. The fingerprint is both files' (file and rules) and the pass
-        line: a pair is compared again when any of them changes.
-    -#}
-    select * from (
-        select
-            runs.agent,
-            runs.source_file as head_file,
-            runs.previous_source_file as base_file,
-            runs.pair_key,
-            head_file.file_fingerprint || '>' || base_file.file_fingerprint
-                || '>' || {{ sql_string(var('consistency_pass_score')) }} as pair_fingerprint
-        from {{ ref('runs') }} as runs
-        inner join ({{ current_file_fingerprints() }}) as head_file
-            on head_file.source_file = runs.source_file
-        inner join ({{ current_file_fingerprints() }}) as base_file
-            on base_file.source_file = runs.previous_source_file
-        where runs.previous_source_file is not null
-    ) as current_pairs
+{% macro delete_stale_run_pairs(current) %}
+    {#- Post-hook: drop the rows of pairs (head_file, base_file, pair_fingerprint) that are
+        not in the query `current`. -#}
+    {{ return(adapter.dispatch('delete_stale_run_pairs', 'agent_scoring')(current)) }}
 {% endmacro %}
 
-
-{% macro delete_stale_run_pairs() %}
-    {#- Post-hook: drop the comparisons of pairs that are no longer current. -#}
-    {{ return(adapter.dispatch('delete_stale_run_pairs', 'agent_scoring')()) }}
-{% endmacro %}
-
-{% macro default__delete_stale_run_pairs() %}
+{% macro default__delete_stale_run_pairs(current) %}
     delete from {{ this }} as stored
     where not exists (
-        select 1 from ({{ current_run_pairs() }}) as pair_now
+        select 1 from ({{ current }}) as pair_now
         where pair_now.head_file = stored.head_file
             and pair_now.base_file = stored.base_file
             and pair_now.pair_fingerprint = stored.pair_fingerprint
     )
 {% endmacro %}
 
-{% macro spark__delete_stale_run_pairs() %}
-    {{ spark_drop_stale_partitions(['head_file', 'base_file'], 'pair_fingerprint',
-                                   current_run_pairs()) }}
+{% macro spark__delete_stale_run_pairs(current) %}
+    {{ spark_drop_stale_partitions(['head_file', 'base_file'], 'pair_fingerprint', current) }}
 {% endmacro %}
 
-{% macro spark__create_item_changes_between() %}
-    {#- not on Spark yet: compare any two runs on the DuckDB warehouse -#}
-    select 1
+
+{% macro run_pairs_now(runs, files) %}
+    {#- (agent, head_file, base_file, pair_key, pair_fingerprint) of every run with a previous
+        run: `runs` the runs mart, `files` int_scoring__run_files. A pair is compared again
+        when either file's fingerprint (its landing, every rule) changes. -#}
+    select
+        runs.agent,
+        runs.source_file as head_file,
+        runs.previous_source_file as base_file,
+        runs.pair_key,
+        head_file.file_fingerprint || '>' || base_file.file_fingerprint as pair_fingerprint
+    from {{ runs }} as runs
+    inner join {{ files }} as head_file on head_file.source_file = runs.source_file
+    inner join {{ files }} as base_file on base_file.source_file = runs.previous_source_file
+    where runs.previous_source_file is not null
 {% endmacro %}

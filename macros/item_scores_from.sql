@@ -1,10 +1,11 @@
-{% macro item_scores_from(relation, agent, columns={}) %}
+{% macro item_scores_from(relation, agent, columns={}, extra=[]) %}
     {#-
         The final select of every agent's int_<agent>__item_scores: the columns item_scores
         unions, in its order. `relation` (a CTE) holds the agent's rows of agent_rows() plus
         what the agent decided: `status`, `error_message` and `heuristic_score` (its rule
         score, 0-5, null when it has none). Every other column has a default that `columns`
-        may replace with an expression (e.g. {'partial_phrase': 'matched_phrase'}).
+        may replace with an expression (e.g. {'partial_phrase': 'matched_phrase'}); `extra`
+        columns of `relation` follow them (the agent's own evidence, for its own marts).
         Shared here, once (SCORING §2.3, §2.5, §3): LLM score precedence per metric (a usable
         score of the platform's per-metric columns, or the older LLM 점수), the gate,
         stability, the speed rubric the registry chose for the agent, and its band.
@@ -59,6 +60,9 @@
         response_time_problem,
         llm_model,
         prompt_version
+        {%- for column in extra %},
+        {{ column }}
+        {%- endfor %}
     from (
         select
             *,

@@ -29,14 +29,11 @@
             changes.base_score as base_intent,
             changes.head_score as head_intent,
             {%- for metric, column in item_metrics.items() if metric != 'intent' %}
-            base.{{ column }} as base_{{ metric }},
-            head.{{ column }} as head_{{ metric }}{{ ',' if not loop.last }}
+            changes.base_{{ column }} as base_{{ metric }},
+            changes.head_{{ column }} as head_{{ metric }}{{ ',' if not loop.last }}
             {%- endfor %}
         from {{ changes }} as changes
-        inner join {{ ref('item_scores') }} as head
-            on head.source_file = changes.head_file and head.record_no = changes.head_record_no
-        inner join {{ ref('item_scores') }} as base
-            on base.source_file = changes.base_file and base.record_no = changes.base_record_no
+        where changes.base_record_no is not null and changes.head_record_no is not null
     ),
 
     queries as (

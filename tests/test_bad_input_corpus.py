@@ -161,6 +161,10 @@ def test_the_reconciliation_test_fails_when_one_scored_row_goes_missing(build, t
 
 
 def test_the_row_rules_test_names_each_broken_expression_and_repeated_key(build, tmp_path):
+    # a model's key is tested by unique_combination_of_columns (its failing row is the key
+    # and how often it occurs); `holds` names each broken expression, and each repeated key
+    # of the seeds that state their keys with it (rag_categories: built here by hand, the
+    # corpus build leaves the RAG out)
     tampered = tmp_path / "tampered.duckdb"
     shutil.copy(build.db, tampered)
     row = "source_file = 'plan_agent_cp949.csv' and record_no = 3"
@@ -168,19 +172,33 @@ def test_the_row_rules_test_names_each_broken_expression_and_repeated_key(build,
         c.execute(f"insert into stg_exports__rows select * from stg_exports__rows where {row}")
         c.execute("update stg_exports__rows set raw_json_is_valid = null "
                   "where source_file = 'plan_agent_cp949.csv' and record_no = 1")
-    proc = run_dbt(["test", "--select", "stg_exports__rows__rows_hold", "--store-failures"],
+        c.execute("create table rag_categories as select * from (values "
+                  "('in_domain', '도메인 내', 1), ('in_domain', '도메인 안', 2)) "
+                  "as t(category, label_ko, sort_order)")
+    tests = ["stg_exports__rows__rows_hold", "stg_exports__rows__unique_key",
+             "rag_categories__rows_hold"]
+    proc = run_dbt(["test", "--select", *tests, "--store-failures"],
                    dbt_env(build.inputs, tampered, tmp_path))
     assert proc.returncode != 0
-    assert re.search(r"FAIL 2 stg_exports__rows__rows_hold", proc.stdout), proc.stdout[-3000:]
+    for test in tests:
+        assert re.search(rf"FAIL 1 {test}\b", proc.stdout), proc.stdout[-3000:]
     with duckdb.connect(str(tampered), read_only=True) as c:
-        failures = all_rows(c, "select * from main_dbt_test__audit.stg_exports__rows__rows_hold "
-                               "order by expectation")
-    assert failures == [
-        {"expectation": "raw_json_is_valid is not null", "rows_breaking": 1,
-         "repeated_value": None},
-        {"expectation": "unique: source_file, record_no", "rows_breaking": 2,
-         "repeated_value": "plan_agent_cp949.csv, 3"},
-    ]
+        audit = {test: all_rows(c, f"select * from main_dbt_test__audit.{test}")
+                 for test in tests}
+    assert audit == {
+        "stg_exports__rows__rows_hold": [
+            {"expectation": "raw_json_is_valid is not null", "rows_breaking": 1,
+             "repeated_value": None},
+        ],
+        "stg_exports__rows__unique_key": [
+            {"source_file": "plan_agent_cp949.csv", "record_no": 3, "line_no": None,
+             "occurrences": 2},
+        ],
+        "rag_categories__rows_hold": [
+            {"expectation": "unique: category", "rows_breaking": 2,
+             "repeated_value": "in_domain"},
+        ],
+    }
 
 
 def test_duckdb_drops_every_record_after_a_bad_one_unless_it_stores_rejects(tmp_path):

@@ -238,7 +238,9 @@ class Statements:
 
 
 def all_landed(con) -> list[tuple]:
-    rows = con.execute("select * exclude (agent) from raw.export_rows order by all").fetchall()
+    # file_version: a new id for every landing
+    rows = con.execute("select * exclude (agent, file_version) from raw.export_rows "
+                       "order by all").fetchall()
     files = con.execute("select * exclude (loaded_at, source_path) from raw.export_files "
                         "order by source_file").fetchall()
     return [rows, files]

@@ -118,7 +118,7 @@ def warehouse(tmp_path_factory):
     write_csv_rows(inputs / HOSTILE_NAME, HEADER, hostile_rows())
     return build(inputs, work, select=["+item_scores", "+input_files", "+set_scores",
                                         "+round_scores", "+consistency", "+query_consistency",
-                                        "speed_bands", "+check_results"])
+                                        "speed_bands", "agents", "+check_results"])
 
 
 @pytest.fixture()

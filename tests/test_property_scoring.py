@@ -25,7 +25,7 @@ from support.warehouse import dbt_env, run_dbt
 MODELS = [
     "stg_exports__files",
     "stg_exports__rows",
-    "stg_exports__results",
+    "int_exports__results",
     "int_plan_agent__checks",
     "int_plan_agent__check_results",
     "int_plan_agent__item_scores",

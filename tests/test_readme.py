@@ -3,6 +3,8 @@ commands are the CI's."""
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 
 from support.warehouse import REPO
@@ -56,7 +58,7 @@ def test_the_columns_an_agent_model_receives_are_those_the_readme_lists(con):
     block = re.search(r"The rule reads .*?```text\n(.*?)```", DOCS, flags=re.DOTALL).group(1)
     listed = [tuple(pair.split()) for pair in " ".join(block.split()).split(", ")]
     found = con.execute("select column_name, lower(data_type) from information_schema.columns "
-                        "where table_name = 'stg_exports__results' order by ordinal_position"
+                        "where table_name = 'int_exports__results' order by ordinal_position"
                         ).fetchall()
     assert listed == found
 
@@ -68,3 +70,23 @@ def test_the_readme_is_a_front_page_whose_links_resolve():
     for page in (REPO / "docs").glob("*.md"):
         for link in re.findall(r"\]\(([^)#:]+)", page.read_text(encoding="utf-8")):
             assert (page.parent / link).exists(), (page.name, link)
+
+
+def test_the_readme_row_path_is_the_longest_chain_of_refs_to_set_scores(agent_warehouse):
+    manifest = json.loads((agent_warehouse.work / "target" / "manifest.json").read_text(
+        encoding="utf-8"))
+    nodes = manifest["nodes"]
+    parents = {node["name"]: [nodes[p]["name"] for p in node["depends_on"]["nodes"]
+                              if p.startswith("model.")]
+               for node in nodes.values() if node["resource_type"] == "model"}
+
+    @functools.cache
+    def longest(name: str) -> int:
+        return 1 + max((longest(parent) for parent in parents[name]), default=0)
+
+    block = re.search(r"path to `set_scores`.*?```\n(.*?)```", README, flags=re.DOTALL).group(1)
+    chain = [step.split()[0] for step in block.replace("\n", " ").split("→")]
+    assert chain[0] == "export_loads" and chain[-1] == "set_scores"
+    for parent, child in zip(chain, chain[1:], strict=False):
+        assert parent in parents[child], (parent, child)
+    assert len(chain) == longest("set_scores")

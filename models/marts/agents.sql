@@ -1,13 +1,6 @@
 -- The agent registry (var `agents` in dbt_project.yml) as this build used it, one row per
--- agent, with the fingerprints of the rules each agent's files were scored with. Every
--- per-file model compares the fingerprint it stored with these: a rule change re-scores
--- only the files of the agents it touches (a shared rule: every file).
-{#- read_rules_fingerprint: rules_digest(), every rule of the project (what reading a file
-    depends on is the loader's read_key) -#}
-{%- set scoring_models = ['stg_exports__results', 'item_scores', 'check_results',
-    'int_scoring__round_figures', 'int_scoring__query_verdicts', 'int_scoring__run_files',
-    'int_scoring__run_queries'] %}
-{%- set scoring_seeds = ['llm_statuses'] %}
+-- agent, and the digest of the rules every row was scored with (rules_digest()). Built from
+-- configuration alone: it has no parent model (docs/builds.md, dbt-project-evaluator).
 
 with registry as (
     {%- for name, spec in var('agents').items() %}
@@ -21,52 +14,21 @@ with registry as (
         {{ 'true' if spec.get('check_results') else 'false' }} as has_check_results,
         {{ sql_list(agent_own_marts(name)) }} as own_marts,
         {{ json_literal(tojson(spec.get('settings', {}))) }} as settings,
-        {{ sql_list(agent_llm_score_metrics(name)) }} as llm_score_metrics,
-        {{ sql_string(local_md5(tojson(spec) ~ '|' ~ model_code_digest(agent_model_names(name)))) }}
-            as definition_digest,
-        concat_ws('|', {{ seed_digest(ref('agent_tracks'), "agent = " ~ sql_string(name)) }}
-            {%- for seed in spec.get('rule_seeds', []) %}, {{ seed_digest(ref(seed)) }}{% endfor %}
-        ) as seed_digest
+        {{ sql_list(agent_llm_score_metrics(name)) }} as llm_score_metrics
     {{ "union all" if not loop.last }}
     {%- endfor %}
-),
-
-read_rules as (
-    -- every macro, model, seed and var: any edit parses and scores every file again
-    select {{ sql_string(rules_digest()) }} as read_rules_fingerprint
-),
-
-shared as (
-    select
-        read_rules.read_rules_fingerprint,
-        md5(concat_ws(
-            '|',
-            read_rules.read_rules_fingerprint,
-            {{ sql_string(tojson([var('speed_rubrics'), var('max_response_time_sec'),
-                var('consistency_pass_score')])) }},
-            {{ sql_string(model_code_digest(scoring_models)) }}
-            {%- for seed in scoring_seeds %}, {{ seed_digest(ref(seed)) }}{% endfor %}
-        )) as shared_rules_fingerprint
-    from read_rules
 )
 
 select
-    registry.agent,
-    registry.display_name,
-    registry.file_patterns,
-    registry.required_columns,
-    registry.speed_rubric,
-    registry.consistency_on,
-    registry.has_check_results,
-    registry.own_marts,
-    registry.settings,
-    shared.read_rules_fingerprint,
-    shared.shared_rules_fingerprint,
-    md5(registry.definition_digest || '|' || registry.seed_digest) as agent_rules_fingerprint,
-    md5(
-        shared.shared_rules_fingerprint || '|' || registry.definition_digest || '|'
-        || registry.seed_digest
-    ) as rules_fingerprint,
-    registry.llm_score_metrics
+    agent,
+    display_name,
+    file_patterns,
+    required_columns,
+    speed_rubric,
+    consistency_on,
+    has_check_results,
+    own_marts,
+    settings,
+    {{ sql_string(rules_digest()) }} as rules_digest,
+    llm_score_metrics
 from registry
-cross join shared

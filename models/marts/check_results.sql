@@ -1,10 +1,12 @@
-{{ config_incremental_by_file() }}
 -- Every check of every agent that scores a checklist (registered with check_results: true),
 -- with the status of the item it belongs to.
 {%- set agents = [] %}
+{%- set parents = [] %}
 {%- for agent, spec in var('agents').items() if spec.get('check_results') %}
     {%- do agents.append(agent) %}
+    {%- do parents.append('int_' ~ agent ~ '__item_scores') %}
 {%- endfor %}
+{{ config_incremental_by_file(parents) }}
 
 with check_results as (
     {%- for agent in agents %}
@@ -24,7 +26,7 @@ with check_results as (
     inner join {{ ref('int_' ~ agent ~ '__item_scores') }} as items
         on items.source_file = check_results.source_file
         and items.record_no = check_results.record_no
-    where {{ changed_files_only('check_results.source_file') }}
+    where {{ new_file_versions('check_results.source_file') }}
     union all
     {%- endfor %}
     select

@@ -16,10 +16,6 @@ rejected as (
     select source_file, count(*) as rows_rejected
     from {{ ref('rejected_rows') }}
     group by all
-),
-
-file_rejects as (
-    select source_file, reject_code, reject_reason from {{ ref('rejected_files') }}
 )
 
 select
@@ -39,11 +35,10 @@ select
             then files.csv_records
                 - coalesce(scored.rows_scored, 0) - coalesce(rejected.rows_rejected, 0)
     end as rows_unaccounted,
-    file_rejects.reject_code as file_reject_code,
-    file_rejects.reject_reason as file_reject_reason,
+    files.reject_code as file_reject_code,
+    files.reject_reason as file_reject_reason,
     files.sheet_name,
     files.cell_notes
 from files
 left join scored on scored.source_file = files.source_file
 left join rejected on rejected.source_file = files.source_file
-left join file_rejects on file_rejects.source_file = files.source_file

@@ -1,18 +1,25 @@
 {{ config(
     materialized='incremental',
-    on_schema_change='fail',
-    post_hook=["{{ delete_stale_run_pairs() }}", "{{ create_item_changes_between() }}"],
+    on_schema_change='append_new_columns',
+    post_hook=[
+        "{{ delete_stale_run_pairs(run_pairs_now(ref('runs'), ref('int_scoring__run_files'))) }}",
+        "{{ create_item_changes_between(ref('item_scores'), ref('check_results')) }}",
+    ],
     **replace_by_key_config(['head_file', 'base_file'])
 ) }}
 -- Every item of every run that has a previous run (runs.previous_source_file), compared with
 -- the same item there (item_change_rows()). Incremental by pair of runs: a build computes only
 -- the pairs it has not stored with the current fingerprints of both files (and replaces
--- what it stored for them), so adding a run
+-- what it stored for them, run_pairs_now()), so adding a run
 -- compares only that run (and a run that now follows it); a build with nothing new compares
 -- nothing.
 
-with pairs as (
-    {{ current_run_pairs() }}
+with current_pairs as (
+    {{ run_pairs_now(ref('runs'), ref('int_scoring__run_files')) }}
+),
+
+pairs as (
+    select * from current_pairs
     {%- if is_incremental() %}
     where not exists (
         select 1 from {{ this }} as stored
@@ -24,7 +31,7 @@ with pairs as (
 ),
 
 changes as (
-    {{ item_change_rows('pairs') }}
+    {{ item_change_rows('pairs', ref('item_scores'), ref('check_results')) }}
 )
 
 select
@@ -51,6 +58,10 @@ select
     changes.head_failed_checks,
     changes.checks_failing_now,
     changes.checks_passing_now,
+    {%- for column in ['accuracy_score', 'stability_score', 'speed_points', 'total_score'] %}
+    changes.base_{{ column }},
+    changes.head_{{ column }},
+    {%- endfor %}
     pairs.pair_fingerprint,
     -- when this pair was compared: a build that leaves both runs alone keeps its rows
     current_timestamp::timestamp as compared_at

@@ -1,4 +1,6 @@
-{{ config_incremental_by_file() }}
+{%- set parents = [] %}
+{%- for agent in var('agents') %}{% do parents.append('int_' ~ agent ~ '__item_scores') %}{% endfor %}
+{{ config_incremental_by_file(parents) }}
 -- Every registered agent's item scores (var agents lists them), new or changed files only.
 
 {%- set item_columns = [
@@ -19,7 +21,7 @@ with items as (
     {%- for agent in var('agents') %}
     select {{ item_columns | join(', ') }}
     from {{ ref('int_' ~ agent ~ '__item_scores') }}
-    where {{ changed_files_only() }}
+    where {{ new_file_versions() }}
     {{ "union all" if not loop.last }}
     {%- endfor %}
 )

@@ -1,7 +1,11 @@
 {{ config(
     materialized='incremental',
     on_schema_change='fail',
-    post_hook=["{{ delete_stale_run_pairs() }}", "{{ create_run_comparisons_between() }}"],
+    post_hook=[
+        "{{ delete_stale_run_pairs('select distinct head_file, base_file, pair_fingerprint from '
+                                  ~ ref('item_changes')) }}",
+        "{{ create_run_comparisons_between() }}",
+    ],
     **replace_by_key_config(['head_file', 'base_file'])
 ) }}
 -- Is a change between two runs real? Per pair of runs in item_changes and metric: the paired

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file() }}
+{{ config_incremental_by_file('int_exports__results') }}
 -- Every parsed check evaluated (SCORING §2.2). Message checks look at assistantMessage; UI
 -- checks describe ONE UI item ("해당 항목"), so they are scored against each dataUIList entry
 -- and the entry passing the most of them (first on ties) decides all of them.
@@ -14,13 +14,13 @@
 
 with results as (
     select source_file, record_no, assistant_message, ui_values
-    from ({{ agent_rows('plan_agent') }})
+    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }})
 ),
 
 checks as (
     select source_file, file_fingerprint, record_no, item_id, check_no, check_kind, expected_value
     from {{ ref('int_plan_agent__checks') }}
-    where {{ changed_files_only() }}
+    where {{ new_file_versions('source_file', "agent = 'plan_agent'") }}
 ),
 
 paths as (

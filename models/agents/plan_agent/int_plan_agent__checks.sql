@@ -1,11 +1,11 @@
-{{ config_incremental_by_file() }}
+{{ config_incremental_by_file('int_exports__results') }}
 -- One row per check parsed from 기대결과 (SCORING §2.1). Accepted forms: the team's numbered
 -- Korean lines naming a field and quoting its value, `@check key=value; ...`, `key=value` or
 -- `key: value` lines, and a JSON object of key/value pairs.
 
 with results as (
     select source_file, file_fingerprint, record_no, item_id, expected_result
-    from ({{ agent_rows('plan_agent') }})
+    from ({{ agent_rows('plan_agent', ref('int_exports__results'), ref('stg_exports__files')) }})
     where expected_result is not null
 ),
 

@@ -1,20 +1,37 @@
-{{ config_incremental_by_file() }}
+{{ config_incremental_by_file('int_exports__results') }}
 -- One row per export row of the plan agent with its status and 0-5 scores (SCORING §2.3):
 -- the checklist pass ratio is the rule score.
 
 with results as (
-    {{ agent_rows('plan_agent') }}
+    {{ agent_rows('plan_agent', ref('int_exports__results')) }}
+),
+
+checks as (
+    -- the checks 기대결과 asks for
+    select source_file, record_no, count(*) as check_count
+    from {{ ref('int_plan_agent__checks') }}
+    where {{ new_file_versions('source_file', "agent = 'plan_agent'") }}
+    group by all
+),
+
+passed_checks as (
+    -- how many of them the reply passed
+    select source_file, record_no, count_if(passed) as check_passed
+    from {{ ref('int_plan_agent__check_results') }}
+    where {{ new_file_versions('source_file', "agent = 'plan_agent'") }}
+    group by all
 ),
 
 check_totals as (
     select
-        source_file,
-        record_no,
-        count(*) as check_count,
-        count_if(passed) as check_passed
-    from {{ ref('int_plan_agent__check_results') }}
-    where {{ changed_files_only() }}
-    group by all
+        checks.source_file,
+        checks.record_no,
+        checks.check_count,
+        coalesce(passed_checks.check_passed, 0) as check_passed
+    from checks
+    left join passed_checks
+        on passed_checks.source_file = checks.source_file
+        and passed_checks.record_no = checks.record_no
 ),
 
 scored as (

@@ -12,8 +12,46 @@ questions as (
     select * from {{ ref('stg_rag__questions') }}
 ),
 
+hallucination_labels as (
+    select * from {{ ref('stg_rag__hallucination_labels') }}
+    where problem is null
+),
+
+label_candidates as (
+    -- the human hallucination labels that apply to each run's answers
+    select
+        runs.run_id,
+        hallucination_labels.question_id,
+        hallucination_labels.is_hallucination,
+        hallucination_labels.labels_file,
+        hallucination_labels.row_no,
+        hallucination_labels.report_file is not null as is_run_specific
+    from runs
+    inner join hallucination_labels
+        on hallucination_labels.report_file is null
+        or hallucination_labels.report_file = runs.report_file
+),
+
+ranked_labels as (
+    -- of those, one per answer: a label naming the report wins over a label for every
+    -- report (blank report_file), then the latest labels file and row
+    select
+        *,
+        row_number() over (
+            partition by run_id, question_id
+            order by is_run_specific desc, labels_file desc, row_no desc
+        ) as label_rank
+    from label_candidates
+),
+
 labels as (
-    select * from {{ ref('int_rag__run_labels') }}
+    select
+        run_id,
+        question_id,
+        is_hallucination as human_hallucination,
+        labels_file || ':' || row_no as label_source
+    from ranked_labels
+    where label_rank = 1
 ),
 
 rules as (

@@ -1,11 +1,11 @@
-{{ config_incremental_by_file() }}
+{{ config_incremental_by_file('item_scores') }}
 -- The standard errors of the round and set figures, clustered by Query ID (macros/confidence.sql);
 -- round_scores and set_scores turn them into 95% intervals. Computed per source file as
 -- its item rows change.
 
 with items as (
     select * from {{ ref('item_scores') }}
-    where {{ changed_files_only() }}
+    where {{ new_file_versions() }}
 ),
 
 item_groups as (

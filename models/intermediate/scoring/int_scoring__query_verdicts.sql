@@ -1,10 +1,10 @@
-{{ config_incremental_by_file() }}
+{{ config_incremental_by_file('item_scores') }}
 -- query_consistency, computed per source file as its item rows change (query_consistency
 -- is a view of this table).
 
 with items as (
     select * from {{ ref('item_scores') }}
-    where {{ changed_files_only() }}
+    where {{ new_file_versions() }}
 ),
 
 item_groups as (

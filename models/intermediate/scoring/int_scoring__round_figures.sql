@@ -1,10 +1,10 @@
-{{ config_incremental_by_file() }}
+{{ config_incremental_by_file('item_scores') }}
 -- round_scores, computed per source file as its item rows change (round_scores is a view
 -- of this table).
 
 with items as (
     select * from {{ ref('item_scores') }}
-    where {{ changed_files_only() }}
+    where {{ new_file_versions() }}
 ),
 
 item_groups as (

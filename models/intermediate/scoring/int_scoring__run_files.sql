@@ -1,4 +1,4 @@
-{{ config_incremental_by_file() }}
+{{ config_incremental_by_file('item_scores') }}
 -- One row per source file: what the runs and run_trends marts need of its item rows (when
 -- it ran, its sizes, its query sets, its latency), computed once per file as its rows change.
 {%- set rubrics = var('speed_rubrics').keys() | list %}
@@ -8,7 +8,7 @@ with items as (
         *,
         {{ query_key('query_text') }} as query_key
     from {{ ref('item_scores') }}
-    where {{ changed_files_only() }}
+    where {{ new_file_versions() }}
 ),
 
 run_ids as (

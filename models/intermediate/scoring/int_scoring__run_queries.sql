@@ -1,4 +1,4 @@
-{{ config_incremental_by_file() }}
+{{ config_incremental_by_file('item_scores') }}
 -- The distinct queries of every source file, by Query ID and by whitespace-normalised query
 -- text: what the runs mart compares to pair a run with the run before it.
 
@@ -10,7 +10,7 @@ with items as (
         query_id,
         {{ query_key('query_text') }} as query_key
     from {{ ref('item_scores') }}
-    where {{ changed_files_only() }}
+    where {{ new_file_versions() }}
 )
 
 select distinct

@@ -1,224 +1,26 @@
 {{ config(tags=['rag']) }}
 
 -- Each dataset file against the question plan of seed 003 §2: totals, categories and
--- subcategories (§2.1), course tiers and courses (§2.2).
+-- subcategories (§2.1: int_rag__category_coverage), course tiers and courses (§2.2:
+-- int_rag__course_coverage).
 
-with questions as (
-    select * from {{ ref('stg_rag__questions') }}
-),
-
-datasets as (
-    select * from {{ ref('stg_rag__datasets') }}
-),
-
-plan as (
-    select * from {{ ref('rag_question_plan') }}
-),
-
-categories as (
-    select * from {{ ref('rag_categories') }}
-),
-
-course_plan as (
-    select * from {{ ref('rag_course_plan') }}
-),
-
-tiers as (
-    select * from {{ ref('rag_course_tiers') }}
-),
-
-aliases as (
-    select * from {{ ref('rag_course_aliases') }}
-),
-
--- Planned courses a question touches, through its course filter and coverage labels.
-question_labels as (
-    select
-        dataset_file,
-        question_key,
-        {{ unnest_list(
-            list_concat('coalesce(expected_courses, ' ~ sql_list([]) ~ ')', 'coverage'),
-            'course_label'
-        ) }}
-    from questions
-),
-
-question_courses as (
-    select distinct
-        question_labels.dataset_file,
-        question_labels.question_key,
-        aliases.course
-    from question_labels
-    inner join aliases
-        on question_labels.course_label = aliases.alias
-),
-
--- Questions that name no planned course: shown, not counted against any target.
-unplanned_questions as (
-    select questions.dataset_file, questions.question_key
-    from questions
-    left join question_courses
-        on questions.question_key = question_courses.question_key
-    where question_courses.question_key is null
-),
-
-category_targets as (
-    select
-        category,
-        sum(target_questions) as target_questions
-    from plan
-    group by category
-),
-
-plan_total as (
-    select sum(target_questions) as target_questions from plan
-),
-
-tier_targets as (
-    select
-        tier,
-        sum(target_questions) as target_questions
-    from course_plan
-    group by tier
-),
-
-total_rows as (
-    select
-        datasets.dataset_file,
-        'total' as coverage_level,
-        null as category,
-        'total' as coverage_item,
-        '전체' as label_ko,
-        0 as sort_order,
-        plan_total.target_questions,
-        count(questions.question_key) as actual_questions
-    from datasets
-    cross join plan_total
-    left join questions
-        on datasets.dataset_file = questions.dataset_file
-    group by datasets.dataset_file, plan_total.target_questions
-),
-
-category_rows as (
-    select
-        datasets.dataset_file,
-        'category' as coverage_level,
-        categories.category,
-        categories.category as coverage_item,
-        categories.label_ko,
-        categories.sort_order,
-        category_targets.target_questions,
-        count(questions.question_key) as actual_questions
-    from datasets
-    cross join categories
-    left join category_targets
-        on categories.category = category_targets.category
-    left join questions
-        on datasets.dataset_file = questions.dataset_file
-        and categories.category = questions.category
-    group by all
-),
-
-subcategory_rows as (
-    select
-        datasets.dataset_file,
-        'subcategory' as coverage_level,
-        plan.category,
-        plan.subcategory as coverage_item,
-        plan.description_ko as label_ko,
-        plan.sort_order,
-        plan.target_questions,
-        count(questions.question_key) as actual_questions
-    from datasets
-    cross join plan
-    left join questions
-        on datasets.dataset_file = questions.dataset_file
-        and plan.category = questions.category
-        and plan.subcategory = questions.subcategory
-    group by all
-),
-
-course_rows as (
-    select
-        datasets.dataset_file,
-        'course' as coverage_level,
-        null as category,
-        course_plan.course as coverage_item,
-        'Tier ' || course_plan.tier || ' (문서 ' || course_plan.doc_count_note || '개)' as label_ko,
-        course_plan.sort_order,
-        course_plan.target_questions,
-        count(question_courses.question_key) as actual_questions
-    from datasets
-    cross join course_plan
-    left join question_courses
-        on datasets.dataset_file = question_courses.dataset_file
-        and course_plan.course = question_courses.course
-    group by all
-),
-
-tier_rows as (
-    select
-        datasets.dataset_file,
-        'course_tier' as coverage_level,
-        null as category,
-        'tier_' || tiers.tier as coverage_item,
-        tiers.label_ko,
-        tiers.tier as sort_order,
-        tier_targets.target_questions,
-        count(distinct question_courses.question_key) as actual_questions
-    from datasets
-    cross join tiers
-    left join tier_targets
-        on tiers.tier = tier_targets.tier
-    left join course_plan
-        on tiers.tier = course_plan.tier
-    left join question_courses
-        on datasets.dataset_file = question_courses.dataset_file
-        and course_plan.course = question_courses.course
-    group by all
-),
-
-unplanned_rows as (
-    select
-        datasets.dataset_file,
-        'course_tier' as coverage_level,
-        null as category,
-        'no_planned_course' as coverage_item,
-        '계획 과정 외' as label_ko,
-        99 as sort_order,
-        null as target_questions,
-        count(unplanned_questions.question_key) as actual_questions
-    from datasets
-    left join unplanned_questions
-        on datasets.dataset_file = unplanned_questions.dataset_file
-    group by all
-),
-
-unioned as (
-    -- every part has the same columns in the same order
-    select * from total_rows
+with unioned as (
+    -- both have the same columns, typed, in the same order
+    select * from {{ ref('int_rag__category_coverage') }}
     union all
-    select * from category_rows
-    union all
-    select * from subcategory_rows
-    union all
-    select * from tier_rows
-    union all
-    select * from unplanned_rows
-    union all
-    select * from course_rows
+    select * from {{ ref('int_rag__course_coverage') }}
 ),
 
 final as (
     select
         dataset_file,
         coverage_level,
-        cast(category as string) as category,
+        category,
         coverage_item,
         label_ko,
-        cast(sort_order as int) as sort_order,
-        cast(target_questions as int) as target_questions,
-        cast(actual_questions as int) as actual_questions,
+        sort_order,
+        target_questions,
+        actual_questions,
         cast(actual_questions - target_questions as int) as gap,
         actual_questions >= target_questions as target_met
     from unioned

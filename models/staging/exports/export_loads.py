@@ -11,10 +11,11 @@ from agent_scoring.loader.mirror import mirror_landing
 
 def model(dbt, session):
     dbt.config(materialized="table")
-    agents = dbt.ref("agents").select("agent, file_patterns, required_columns").fetchall()
+    agents = json.loads(dbt.config.get("agents"))
     registry = Registry(
-        patterns={agent: list(patterns) for agent, patterns, _ in agents},
-        required={agent: list(required) for agent, _, required in agents},
+        # an agent that lists no files has <agent>_*.csv (macro agent_file_patterns)
+        patterns={agent: spec.get("files", [f"{agent}_*.csv"]) for agent, spec in agents.items()},
+        required={agent: spec.get("required_columns", []) for agent, spec in agents.items()},
         dictionary=dict(dbt.ref("export_columns").fetchall()),
         max_line_bytes=int(dbt.config.get("csv_max_line_bytes")),
         max_fields=int(dbt.config.get("csv_max_fields")),

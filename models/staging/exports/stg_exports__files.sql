@@ -1,7 +1,9 @@
 {{ config(materialized='view') }}
 {%- do after_load() %}
 -- One row per export the loader found in the input directory: how it was read, its header,
--- its record count, or why it cannot be read.
+-- its record count, or why it gives no scored row (reject_code, reject_reason): unreadable
+-- (empty, undecodable, duplicated header, not CSV), a required column missing (that also
+-- fails the agent's build), or a header without data rows.
 
 with source as (
     select * from {{ source('exports', 'export_files') }}
@@ -17,7 +19,7 @@ renamed as (
         size_bytes,
         {{ int_div('modified_ns', 1000000000) }} as modified_epoch,
         content_hash,
-        {{ landed_fingerprint('source') }} as fingerprint,
+        content_hash || ':' || read_key as fingerprint,
         header_names,
         column_names,
         missing_columns,
@@ -30,6 +32,26 @@ renamed as (
         cell_notes,
         loaded_at
     from source
+),
+
+classified as (
+    select
+        *,
+        case
+            when problem_code is not null then problem_code
+            when {{ list_size('missing_columns') }} > 0 then 'missing_column'
+            when csv_records = 0 then 'no_data_rows'
+        end as reject_code
+    from renamed
 )
 
-select * from renamed
+select
+    *,
+    case reject_code
+        when 'missing_column' then
+            'column "' || {{ list_item('missing_columns', 1) }} || '" is missing (required for ' || agent
+            || '); add it to the export or rename the header'
+        when 'no_data_rows' then 'the file has a header but no data rows; nothing to score'
+        else problem
+    end as reject_reason
+from classified

@@ -1,9 +1,10 @@
 -- Every export record the loader landed, with the row rules applied (SCORING §0): a record
--- that cannot be scored gets a reject_code and a reason; stg_exports__results hands only the
+-- that cannot be scored gets a reject_code and a reason; int_exports__results hands only the
 -- others to the agents' models. The rejected ones surface in the rejected_rows mart.
 -- Raw JSON is parsed here, once; only what the agents score of it is kept
 -- (raw_json_columns()), never the multi-kB text.
-{{ config_incremental_by_file(rules_scope='read') }}
+{{ config_incremental_by_file('landed') }}
+{%- do after_load() %}
 {%- set text_columns = [
     'run_id', 'item_id', 'ordinal', 'query_id', 'query_text', 'expected_result', 'category',
     'round_label', 'executed_at', 'track', 'response_text', 'error_text', 'logic_result',
@@ -13,32 +14,33 @@
     'llm_output_json', 'prompt_version', 'input_hash',
 ] %}
 
-with current_files as (
-    {{ current_file_fingerprints() }}
+with source as (
+    select * from {{ source('exports', 'export_rows') }}
 ),
 
-source as (
-    select * from {{ source('exports', 'export_rows') }}
-    where {{ changed_files_only() }}
+fresh as (
+    -- on an incremental build, only the files landed (or rules changed) since the last
+    select source.*, {{ landed_file_fingerprint('source') }} as file_fingerprint
+    from source
+    where {{ new_file_versions('source.source_file') }}
 ),
 
 cleaned as (
     -- missing values ('', spaces, nan/None/null) become null here, once, for every model after
     select
-        source.agent,
-        source.source_file,
-        current_files.file_fingerprint,
-        source.record_no,
-        source.line_no,
+        agent,
+        source_file,
+        file_fingerprint,
+        record_no,
+        line_no,
         {%- for column in text_columns + ['raw_json'] %}
-        {{ clean_text('source.' ~ column) }} as {{ column }},
+        {{ clean_text(column) }} as {{ column }},
         {%- endfor %}
-        source.extra_columns,
-        source.csv_error_type,
-        source.csv_error,
-        source.csv_line
-    from source
-    inner join current_files on current_files.source_file = source.source_file
+        extra_columns,
+        csv_error_type,
+        csv_error,
+        csv_line
+    from fresh
 ),
 
 json_extracted as (

@@ -1,11 +1,10 @@
 {{ config(tags=['rag']) }}
-{%- do after_load('rag_loads') %}
 
 -- The loader lands each label CSV as a JSON array of its rows, keyed by header name
 -- trimmed and lower-cased (`Question_ID ` is question_id).
 with documents as (
     select source_file, document
-    from {{ source('rag', 'rag_documents') }}
+    from {{ ref('base_rag__documents') }}
     where kind = 'hallucination_labels' and problem is null
 ),
 

@@ -1,5 +1,4 @@
 {{ config(tags=['rag']) }}
-{%- do after_load('rag_loads') %}
 
 {#- Fields of one result in a judge report (evaluation_report*.json); absent keys read as null. -#}
 {%- set result_shape = {
@@ -26,7 +25,7 @@
 
 with documents as (
     select source_file, document
-    from {{ source('rag', 'rag_documents') }}
+    from {{ ref('base_rag__documents') }}
     where kind = 'judge_reports' and problem is null
 ),
 

@@ -1,5 +1,4 @@
 {{ config(tags=['rag']) }}
-{%- do after_load('rag_loads') %}
 
 {#- Fields of one dataset question (seed 003 §4.2); absent keys read as null. -#}
 {%- set question_shape = {
@@ -32,7 +31,7 @@
 
 with documents as (
     select source_file, document
-    from {{ source('rag', 'rag_documents') }}
+    from {{ ref('base_rag__documents') }}
     where kind = 'datasets' and problem is null
 ),
 

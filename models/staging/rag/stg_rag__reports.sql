@@ -1,9 +1,8 @@
 {{ config(tags=['rag']) }}
-{%- do after_load('rag_loads') %}
 
 with documents as (
     select source_file, document
-    from {{ source('rag', 'rag_documents') }}
+    from {{ ref('base_rag__documents') }}
     where kind = 'judge_reports' and problem is null
 ),
 

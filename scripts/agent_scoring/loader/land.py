@@ -31,6 +31,7 @@ import os
 import tempfile
 import time
 import unicodedata
+import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -88,6 +89,7 @@ ROWS_TABLE = """
 create table if not exists raw.export_rows (
     agent varchar not null,
     source_file varchar not null,
+    file_version varchar,
     record_no bigint,
     line_no bigint,
     extra_columns json,
@@ -216,8 +218,8 @@ def extra_columns_json(column_names: list[str], header: list[str]) -> str:
 
 
 def read_into_rows(
-    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, read_path: str,
-    found: Inspection, max_line_bytes: int, strict: bool = False,
+    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, version: str,
+    read_path: str, found: Inspection, max_line_bytes: int, strict: bool = False,
 ) -> tuple[int, dict[int, dict]]:
     """Insert every record DuckDB parses: (records parsed, rejects by DuckDB line).
 
@@ -234,7 +236,8 @@ def read_into_rows(
     read = f"read_csv({sql_text(read_path)}, {options})"
     parsed = con.execute(
         "insert into raw.export_rows by name select ? as agent, ? as source_file, "
-        f"row_number() over () as record_no, {columns} from {read}", [agent, source_file],
+        f"? as file_version, row_number() over () as record_no, {columns} from {read}",
+        [agent, source_file, version],
     ).fetchall()[0][0]
     rejects: dict[int, dict] = {}
     if strict:
@@ -257,7 +260,8 @@ def read_into_rows(
 
 
 def land_rejects(
-    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, rejects: list[dict]
+    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, version: str,
+    rejects: list[dict],
 ) -> None:
     """Number the parsed rows in the file (the rejects before them count too) and land the
     rejects as rows of their own.
@@ -274,17 +278,18 @@ def land_rejects(
             f"{len(parsed_before) + 1}) where source_file = ?",
             [source_file],
         )
-    insert_rejects(con, agent, source_file, rejects)
+    insert_rejects(con, agent, source_file, version, rejects)
 
 
 def insert_rejects(
-    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, rejects: list[dict]
+    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, version: str,
+    rejects: list[dict],
 ) -> None:
     if rejects:
         con.executemany(
-            "insert into raw.export_rows (agent, source_file, record_no, line_no, "
-            "csv_error_type, csv_error, csv_line) values (?, ?, ?, ?, ?, ?, ?)",
-            [[agent, source_file, r["record_no"], r["line_no"], r["error_type"],
+            "insert into raw.export_rows (agent, source_file, file_version, record_no, "
+            "line_no, csv_error_type, csv_error, csv_line) values (?, ?, ?, ?, ?, ?, ?, ?)",
+            [[agent, source_file, version, r["record_no"], r["line_no"], r["error_type"],
               r["error_message"], r["csv_line"]] for r in rejects],
         )
 
@@ -303,20 +308,21 @@ class ReadCheck:
 
 
 def checked_read(
-    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, read_path: str,
-    found: Inspection, max_line_bytes: int, quick_count: int | None,
+    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, version: str,
+    read_path: str, found: Inspection, max_line_bytes: int, quick_count: int | None,
 ) -> ReadCheck:
     """Read a file into raw.export_rows and count its records in Python as well. The quick
     count (quote parity) stands when DuckDB rejected nothing; else the csv module counts and
     numbers the rejects. Raises duckdb.Error when DuckDB cannot read the file."""
-    parsed, rejects = read_into_rows(con, agent, source_file, read_path, found, max_line_bytes)
+    parsed, rejects = read_into_rows(con, agent, source_file, version, read_path, found,
+                                     max_line_bytes)
     if not rejects and quick_count == parsed:  # counted in a worker process
         return ReadCheck(parsed, parsed, rejects)
     return ReadCheck(count_records(read_path, rejects), parsed, rejects)
 
 
 def land_file(
-    con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str,
+    con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str, version: str,
     found: Inspection,
     registry: Registry, copy_dir: Path, scan: Future[Scan],
     restart: Callable[[], None], big: bool = False,
@@ -333,7 +339,7 @@ def land_file(
         # read strictly while its scan runs (2 s of 376 MB): it stands when it read every
         # record the scan counts
         try:
-            parsed, _ = read_into_rows(con, agent, source_file, found.read_path, found,
+            parsed, _ = read_into_rows(con, agent, source_file, version, found.read_path, found,
                                        registry.max_line_bytes, strict=True)
             if parsed == scan.result().records:
                 return parsed, parsed
@@ -352,16 +358,16 @@ def land_file(
             found.read_path, quick_count = blanked, None
 
     def landed(read_path: str, check: ReadCheck) -> tuple[int, int]:
-        land_rejects(con, agent, source_file, locate_rejects(read_path, check.rejects))
+        land_rejects(con, agent, source_file, version, locate_rejects(read_path, check.rejects))
         if wide:  # each placeholder row becomes the rejected record it stands for
             con.execute("delete from raw.export_rows where source_file = ? "
                         "and list_contains(?, record_no)",
                         [source_file, [entry["record_no"] for entry in wide]])
-            insert_rejects(con, agent, source_file, wide)
+            insert_rejects(con, agent, source_file, version, wide)
         return check.records, check.parsed - len(wide)
 
     try:
-        check = checked_read(con, agent, source_file, found.read_path, found,
+        check = checked_read(con, agent, source_file, version, found.read_path, found,
                              registry.max_line_bytes, quick_count)
         failure = None
     except duckdb.Error as exc:
@@ -372,7 +378,7 @@ def land_file(
     fixed = normalize_newlines(Path(found.read_path), path, copy_dir)
     if fixed is not None:
         try:
-            fixed_check = checked_read(con, agent, source_file, str(fixed), found,
+            fixed_check = checked_read(con, agent, source_file, version, str(fixed), found,
                                        registry.max_line_bytes, None)
         except duckdb.Error as exc:
             fixed_check, failure = None, first_line(exc)
@@ -400,6 +406,8 @@ def create_tables(con: duckdb.DuckDBPyConnection, text_columns: list[str]) -> No
     con.execute("create schema if not exists raw")
     con.execute(FILES_TABLE)
     con.execute(ROWS_TABLE)
+    # a warehouse landed before file_version existed (its rows: null, one version)
+    con.execute("alter table raw.export_rows add column if not exists file_version varchar")
     for column in text_columns:
         compression = " using compression zstd" if column in ZSTD_COLUMNS else ""
         con.execute("alter table raw.export_rows add column if not exists "
@@ -458,7 +466,9 @@ def land_one(
     columns = agent_columns(registry.dictionary, registry.required.get(pending.agent, []))
     forget(con, pending.replaces)
     found = inspect_file(pending.path, columns, copy_dir)
-    records, parsed = land_file(con, pending.path, pending.source_file, pending.agent, found,
+    # a new id for every landing of a file: what its rows' fingerprints start from
+    records, parsed = land_file(con, pending.path, pending.source_file, pending.agent,
+                                uuid.uuid4().hex, found,
                                 registry, copy_dir, pending.scan, restart, pending.big)
     file_row = pending.file_row
     file_row.update(
