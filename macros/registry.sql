@@ -1,4 +1,4 @@
-{#- Helpers that read the agent registry (var `agents`) and describe rules as digests. -#}
+{#- Helpers that read the agent registry (var `agents`), and SQL literals. -#}
 
 {% macro agent_spec(agent) -%}
     {#- One agent's registry entry; a name that is not registered stops the build. -#}
@@ -52,41 +52,6 @@
         {%- do marts.append(name) -%}
     {%- endfor -%}
     {{ return(marts) }}
-{%- endmacro %}
-
-
-{% macro model_code_digest(model_names) -%}
-    {#- md5 of the SQL/Python of the named models: editing one changes the digest. -#}
-    {%- set code = [] -%}
-    {%- if execute -%}
-        {%- for node in graph.nodes.values()
-            if node.resource_type == 'model' and node.name in model_names -%}
-            {%- do code.append(node.name ~ ':' ~ node.raw_code) -%}
-        {%- endfor -%}
-    {%- endif -%}
-    {{ return(local_md5(code | sort | join('\n'))) }}
-{%- endmacro %}
-
-
-{% macro seed_digest(seed, where='true') -%}
-    {#- A SQL expression: md5 of a seed's rows (those matching `where`), order-independent. -#}
-    {{ return(adapter.dispatch('seed_digest', 'agent_scoring')(seed, where)) }}
-{%- endmacro %}
-
-{% macro duckdb__seed_digest(seed, where) -%}
-    (
-        select coalesce(md5(string_agg(t::varchar, '|' order by t::varchar)), '')
-        from {{ seed }} as t
-        where {{ where }}
-    )
-{%- endmacro %}
-
-{% macro spark__seed_digest(seed, where) -%}
-    (
-        select coalesce(md5(concat_ws('|', array_sort(collect_list(to_json(struct(t.*)))))), '')
-        from {{ seed }} as t
-        where {{ where }}
-    )
 {%- endmacro %}
 
 
