@@ -31,13 +31,12 @@
     {#- unit tests render models with no `this`: they are never incremental -#}
     {%- if this is not none and is_incremental() -%}
         {{ source_file_column }} in (
-            select source_file from (
-                select source_file, file_fingerprint from (
-                    {{ current_file_fingerprints(config.get('file_parents'), parent_rows) }}
-                ) as current_files
-                except
-                select source_file, file_fingerprint from {{ this }}
-            ) as changed_files
+            select current_files.source_file
+            from ({{ current_file_fingerprints(config.get('file_parents'), parent_rows) }})
+                as current_files
+            where current_files.file_fingerprint not in (
+                select distinct file_fingerprint from {{ this }}
+            )
         )
     {%- else -%}
         true
@@ -65,11 +64,12 @@
 {%- endmacro %}
 
 {% macro default__delete_stale_file_rows(parents) -%}
-    delete from {{ this }} as stored
-    where not exists (
-        select 1 from ({{ current_file_fingerprints(parents) }}) as current_files
-        where current_files.source_file = stored.source_file
-            and current_files.file_fingerprint = stored.file_fingerprint
+    {#- the few stale fingerprints first: a build with none deletes without reading a row -#}
+    delete from {{ this }}
+    where file_fingerprint in (
+        select distinct file_fingerprint from {{ this }}
+        except
+        select file_fingerprint from ({{ current_file_fingerprints(parents) }}) as current_files
     )
 {%- endmacro %}
 
@@ -121,7 +121,8 @@
 
 {% macro landed_file_fingerprint(rows) -%}
     {#- A landed row's file_fingerprint: its file's landing and every rule (rules_digest()). -#}
-    coalesce({{ rows }}.file_version, '') || '|' || {{ sql_string(rules_digest()) }}
+    {#- a file landed before file_version existed: its name stands for its one landing -#}
+    coalesce({{ rows }}.file_version, {{ rows }}.source_file) || '|' || {{ sql_string(rules_digest()) }}
 {%- endmacro %}
 
 

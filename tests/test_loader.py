@@ -241,7 +241,8 @@ def all_landed(con) -> list[tuple]:
     # file_version: a new id for every landing
     rows = con.execute("select * exclude (agent, file_version) from raw.export_rows "
                        "order by all").fetchall()
-    files = con.execute("select * exclude (loaded_at, source_path) from raw.export_files "
+    files = con.execute("select * exclude (loaded_at, source_path, file_version) "
+                        "from raw.export_files "
                         "order by source_file").fetchall()
     return [rows, files]
 

@@ -1,4 +1,5 @@
-{{ config_incremental_by_file('int_exports__results') }}
+{{ config_incremental_by_file('stg_exports__files') }}
+-- depends_on: {{ ref('stg_exports__files') }}
 -- Every parsed check evaluated (SCORING §2.2). Message checks look at assistantMessage; UI
 -- checks describe ONE UI item ("해당 항목"), so they are scored against each dataUIList entry
 -- and the entry passing the most of them (first on ties) decides all of them.

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('int_exports__results') }}
+{{ config_incremental_by_file('stg_exports__files') }}
 -- One row per check parsed from 기대결과 (SCORING §2.1). Accepted forms: the team's numbered
 -- Korean lines naming a field and quoting its value, `@check key=value; ...`, `key=value` or
 -- `key: value` lines, and a JSON object of key/value pairs.

@@ -1,4 +1,5 @@
-{{ config_incremental_by_file('int_exports__results') }}
+{{ config_incremental_by_file('stg_exports__files') }}
+-- depends_on: {{ ref('stg_exports__files') }}
 -- One row per export row of the plan agent with its status and 0-5 scores (SCORING §2.3):
 -- the checklist pass ratio is the rule score.
 

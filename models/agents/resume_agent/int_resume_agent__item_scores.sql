@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('int_exports__results') }}
+{{ config_incremental_by_file('stg_exports__files') }}
 -- One row per export row of the resume agent, labelled ok/partial/error/empty (SCORING §3):
 -- ok 5, partial 4 (the reply asks the user for more), error/empty 0.
 

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('int_exports__results') }}
+{{ config_incremental_by_file('stg_exports__files') }}
 -- One row per export row of the URL agent in the item_scores contract, with the URL(s) it
 -- returned, what 기대결과 expected, how they matched and why an item failed (the team's
 -- url-agent skill; url_agent__url_matches shows these). Accuracy is that match, intent LLM

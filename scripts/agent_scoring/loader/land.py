@@ -70,6 +70,7 @@ create table if not exists raw.export_files (
     modified_ns bigint not null,
     content_hash varchar not null,
     read_key varchar not null,
+    file_version varchar,
     encoding varchar,
     read_from varchar not null,
     sheet_name varchar,
@@ -406,8 +407,9 @@ def create_tables(con: duckdb.DuckDBPyConnection, text_columns: list[str]) -> No
     con.execute("create schema if not exists raw")
     con.execute(FILES_TABLE)
     con.execute(ROWS_TABLE)
-    # a warehouse landed before file_version existed (its rows: null, one version)
-    con.execute("alter table raw.export_rows add column if not exists file_version varchar")
+    # a warehouse landed before file_version existed (its files and rows: null, one version)
+    for table in ("export_files", "export_rows"):
+        con.execute(f"alter table raw.{table} add column if not exists file_version varchar")
     for column in text_columns:
         compression = " using compression zstd" if column in ZSTD_COLUMNS else ""
         con.execute("alter table raw.export_rows add column if not exists "
@@ -467,11 +469,12 @@ def land_one(
     forget(con, pending.replaces)
     found = inspect_file(pending.path, columns, copy_dir)
     # a new id for every landing of a file: what its rows' fingerprints start from
-    records, parsed = land_file(con, pending.path, pending.source_file, pending.agent,
-                                uuid.uuid4().hex, found,
-                                registry, copy_dir, pending.scan, restart, pending.big)
+    version = uuid.uuid4().hex
+    records, parsed = land_file(con, pending.path, pending.source_file, pending.agent, version,
+                                found, registry, copy_dir, pending.scan, restart, pending.big)
     file_row = pending.file_row
     file_row.update(
+        file_version=version,
         content_hash=pending.scan.result().content_hash, encoding=found.encoding,
         read_from=found.read_from, sheet_name=found.sheet_name,
         header_names=found.header, column_names=found.column_names,
