@@ -143,3 +143,23 @@
         location '" ~ landing ~ "/rag_documents'") -%}
     {%- do run_query("refresh table raw.rag_documents") -%}
 {% endmacro %}
+
+
+{% macro say_refused_files() %}
+    {#- The last lines of a build name every file that gives no scored row (rejected_files)
+        and why: a refused file never fails the build, so it must not pass unseen. -#}
+    {%- if execute and flags.WHICH in ('build', 'run') -%}
+        {%- set relation = adapter.get_relation(database=target.database, schema=target.schema,
+                                                identifier='rejected_files') -%}
+        {%- if relation is not none -%}
+            {%- set found = run_query('select source_path, reject_reason from ' ~ relation
+                                      ~ ' order by source_file') -%}
+            {%- if found.rows | length > 0 -%}
+                {{- log(found.rows | length ~ ' file(s) refused, not scored (rejected_files); every other file is scored:', info=True) -}}
+                {%- for row in found.rows -%}
+                    {{- log('  refused ' ~ row[0] ~ ': ' ~ row[1], info=True) -}}
+                {%- endfor -%}
+            {%- endif -%}
+        {%- endif -%}
+    {%- endif -%}
+{% endmacro %}

@@ -30,6 +30,7 @@ def agent_warehouse(tmp_path_factory) -> Warehouse:
         SAMPLES / "plan_agent_sample.csv",
         SAMPLES / "resume_agent_sample.csv",
         SAMPLES / "url_agent_sample.csv",
+        *sorted(SAMPLES.glob("router_eval_result_*.xlsx")),
         FIXTURES / "resume_agent_published.csv",
         SAMPLES / "qa_dataset_sample.json",
         *sorted(SAMPLES.glob("evaluation_report_sample_*.json")),

@@ -469,7 +469,12 @@ def reports(build, tmp_path_factory) -> dict[str, str]:
     # the export agents only: this build leaves out the RAG models (tag:rag)
     agents = [arg for agent in EXPORT_AGENTS for arg in ("--agent", agent)]
     result = CliRunner().invoke(main, [*agents, "--db", str(build.db), "--out", str(out)])
-    assert result.exit_code == 0, result.output
+    # every report is written; the refused files are named on stderr, so the exit is 1
+    assert result.exit_code == 1, result.output
+    with duckdb.connect(str(build.db), read_only=True) as c:
+        refused = [r[0] for r in c.sql("select source_file from rejected_files "
+                                       "where agent <> '(unclaimed)' order by 1").fetchall()]
+    assert refused and all(f"refused {name} (" in result.stderr for name in refused)
     return {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.md")}
 
 

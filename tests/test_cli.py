@@ -9,6 +9,7 @@ import time
 import duckdb
 import pytest
 from agent_scoring.cli import main
+from agent_scoring.output import WRITTEN_LIST
 from click.testing import CliRunner
 from conftest import REAL_PLAN
 from support.markdown import tables
@@ -22,13 +23,16 @@ def run(*args: str):
 def test_bare_run_writes_one_report_per_agent_and_file(agent_warehouse, tmp_path):
     result = run("--db", str(agent_warehouse.db), "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    written = sorted(p.name for p in tmp_path.iterdir())
+    # (and the hidden list of what it wrote, so a later run removes reports whose export left)
+    written = sorted(p.name for p in tmp_path.iterdir() if p.name != WRITTEN_LIST)
     expected = [
         "evaluation_report_sample_20251210_100000_score_summary.md",
         "evaluation_report_sample_20251211_100000_score_summary.md",
         "plan_agent_sample_score_summary.md",
         "resume_agent_published_score_summary.md",
         "resume_agent_sample_score_summary.md",
+        "router_eval_result_261118_1520_score_summary.md",
+        "router_eval_result_261125_1040_score_summary.md",
         "url_agent_sample_score_summary.md",
     ]
     if REAL_PLAN.exists():
@@ -41,7 +45,7 @@ def test_bare_run_writes_one_report_per_agent_and_file(agent_warehouse, tmp_path
 
 def test_every_table_in_every_report_is_well_formed(agent_warehouse, tmp_path):
     run("--db", str(agent_warehouse.db), "--out", str(tmp_path))
-    for report in tmp_path.iterdir():
+    for report in tmp_path.glob("*.md"):
         found = tables(report.read_text(encoding="utf-8"))
         assert found, report.name
         for table in found:
@@ -53,7 +57,7 @@ def test_agent_and_file_options_select_one_report(agent_warehouse, tmp_path):
     result = run("--db", str(agent_warehouse.db), "--out", str(tmp_path),
                  "--agent", "resume_agent", "--file", "resume_agent_sample.csv")
     assert result.exit_code == 0
-    assert [p.name for p in tmp_path.iterdir()] == ["resume_agent_sample_score_summary.md"]
+    assert [p.name for p in tmp_path.glob("*.md")] == ["resume_agent_sample_score_summary.md"]
 
 
 def test_stdout_prints_instead_of_writing(agent_warehouse, tmp_path, monkeypatch):

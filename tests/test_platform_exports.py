@@ -118,7 +118,8 @@ def warehouse(tmp_path_factory):
     write_csv_rows(inputs / HOSTILE_NAME, HEADER, hostile_rows())
     return build(inputs, work, select=["+item_scores", "+input_files", "+set_scores",
                                         "+round_scores", "+consistency", "+query_consistency",
-                                        "speed_bands", "agents", "+check_results"])
+                                        "speed_bands", "path:models/marts/agents.sql",
+                                        "+check_results"])
 
 
 @pytest.fixture()
@@ -282,7 +283,7 @@ def test_one_bad_file_never_stops_the_others_and_the_exit_is_1(warehouse, tmp_pa
     result = CliRunner().invoke(main, ["--db", str(warehouse.db), "--agent", "plan_agent",
                                        "--out", str(tmp_path)])
     assert result.exit_code == 1
-    written = sorted(p.name for p in tmp_path.iterdir())
+    written = sorted(p.name for p in tmp_path.glob("*.md"))
     assert "plan_agent_metrics_score_summary.md" not in written
     assert len(written) == 4
     assert ("plan_agent_metrics.xlsx: report failed (ValueError: simulated failure)"

@@ -247,7 +247,7 @@ def test_score_report_writes_one_report_per_judge_run(warehouse, tmp_path):
         main, ["--agent", "rag", "--db", str(warehouse.db), "--out", str(tmp_path)]
     )
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
+    assert sorted(p.name for p in tmp_path.glob("*.md")) == [
         "evaluation_report_sample_20251210_100000_score_summary.md",
         "evaluation_report_sample_20251211_100000_score_summary.md",
     ]

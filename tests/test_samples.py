@@ -31,7 +31,8 @@ def test_samples_are_scored_until_the_input_folder_holds_an_export(tmp_path):
                     .fetchall()]
 
     assert build_and_list_runs() == [
-        "plan_agent_sample.csv", "resume_agent_sample.csv", "url_agent_sample.csv"]
+        "plan_agent_sample.csv", "resume_agent_sample.csv", "router_eval_result_261118_1520.xlsx",
+        "router_eval_result_261125_1040.xlsx", "url_agent_sample.csv"]
     # what the README says `dbt build` on the samples ends with
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert f"samples ends with `{summaries[0]}`" in " ".join(readme.split())

@@ -85,6 +85,7 @@ def both_builds(tmp_path_factory) -> tuple[Warehouse, Path]:
     work = tmp_path_factory.mktemp("spark")
     files = [SAMPLES / "plan_agent_sample.csv", SAMPLES / "resume_agent_sample.csv",
              SAMPLES / "url_agent_sample.csv", FIXTURES / "resume_agent_published.csv",
+             *sorted(SAMPLES.glob("router_eval_result_*.xlsx")),
              *sorted(SAMPLES.glob("*.json")),
              FIXTURES / "rag" / "rag_hallucination_labels_sample.csv"]
     if REAL_PLAN.exists():
@@ -122,7 +123,8 @@ def differing_tables(duck: Warehouse, copy: Path) -> list[str]:
             "select table_name from information_schema.tables where table_schema = 'main' "
             "order by 1").fetchall() if not name.startswith(DUCKDB_ONLY)]
         assert {"item_scores", "set_scores", "runs", "run_comparisons", "rag_judgements",
-                "rag_run_scores"} <= set(tables)
+                "rag_run_scores", "router_agent__accuracy", "router_agent__run_settings"
+                } <= set(tables)
         differing = []
         for table in tables:
             duck_columns, spark_columns = columns(duck_con, table), columns(spark_con, table)

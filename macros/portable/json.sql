@@ -112,3 +112,33 @@
 {% macro spark__is_json_object(text) -%}
     coalesce({{ spark_json_type('try_parse_json(' ~ text ~ ')') }} = 'OBJECT', false)
 {%- endmacro %}
+
+
+{% macro text_as_json(text) -%}
+    {#- Text as a JSON string value (null stays null). -#}
+    {{ return(adapter.dispatch('text_as_json', 'agent_scoring')(text)) }}
+{%- endmacro %}
+
+{% macro duckdb__text_as_json(text) -%}
+    to_json({{ text }})
+{%- endmacro %}
+
+{% macro spark__text_as_json(text) -%}
+    try_variant_get(parse_json(to_json(array({{ text }}))), '$[0]')
+{%- endmacro %}
+
+
+{% macro extra_column(name, extra_columns='extra_columns') -%}
+    {#- The text of an export column kept in extra_columns (an agent's own column, or a header
+        no map knows), by its key. DuckDB holds extra_columns as JSON; Spark reads the
+        loader's Parquet copy, where it is JSON text. -#}
+    {{ return(adapter.dispatch('extra_column', 'agent_scoring')(name, extra_columns)) }}
+{%- endmacro %}
+
+{% macro duckdb__extra_column(name, extra_columns) -%}
+    json_extract_string({{ extra_columns }}, {{ sql_string('$."' ~ name ~ '"') }})
+{%- endmacro %}
+
+{% macro spark__extra_column(name, extra_columns) -%}
+    get_json_object({{ extra_columns }}, {{ sql_string('$.' ~ name) }})
+{%- endmacro %}

@@ -13,32 +13,54 @@ scored as (
 ),
 
 rejected as (
-    select source_file, count(*) as rows_rejected
+    select
+        source_file,
+        count(*) as rows_rejected,
+        {{ first_in_order('reject_reason', 'record_no') }} as first_reject_reason
     from {{ ref('rejected_rows') }}
-    group by all
+    group by source_file
+),
+
+classified as (
+    -- a file read whole whose every row was rejected gives no scored row either: refused
+    select
+        files.*,
+        coalesce(scored.rows_scored, 0) as rows_scored,
+        coalesce(rejected.rows_rejected, 0) as rows_rejected,
+        rejected.first_reject_reason,
+        case
+            when files.reject_code is not null then files.reject_code
+            when coalesce(scored.rows_scored, 0) = 0 and coalesce(rejected.rows_rejected, 0) > 0
+                then 'all_rows_rejected'
+        end as file_reject_code
+    from files
+    left join scored on scored.source_file = files.source_file
+    left join rejected on rejected.source_file = files.source_file
 )
 
 select
-    files.agent,
-    files.source_file,
-    files.source_path,
-    files.encoding,
-    files.read_from,
-    files.size_bytes,
-    files.header_names,
-    files.unknown_columns,
-    files.csv_records as rows_read,
-    coalesce(scored.rows_scored, 0) as rows_scored,
-    coalesce(rejected.rows_rejected, 0) as rows_rejected,
+    agent,
+    source_file,
+    source_path,
+    encoding,
+    read_from,
+    size_bytes,
+    header_names,
+    unknown_columns,
+    csv_records as rows_read,
+    rows_scored,
+    rows_rejected,
     case
-        when files.problem is null and {{ list_size('files.missing_columns') }} = 0
-            then files.csv_records
-                - coalesce(scored.rows_scored, 0) - coalesce(rejected.rows_rejected, 0)
+        when problem is null and {{ list_size('missing_columns') }} = 0
+            then csv_records - rows_scored - rows_rejected
     end as rows_unaccounted,
-    files.reject_code as file_reject_code,
-    files.reject_reason as file_reject_reason,
-    files.sheet_name,
-    files.cell_notes
-from files
-left join scored on scored.source_file = files.source_file
-left join rejected on rejected.source_file = files.source_file
+    file_reject_code,
+    case file_reject_code
+        when 'all_rows_rejected' then
+            'every one of its ' || rows_rejected || ' rows was rejected (rejected_rows); the first: '
+            || first_reject_reason
+        else reject_reason
+    end as file_reject_reason,
+    sheet_name,
+    cell_notes
+from classified

@@ -1,8 +1,8 @@
--- Export files that give no scored row at all, each with one reason a user can act on
--- (stg_exports__files.reject_code says which).
+-- Export files that give no scored row at all, each with one reason a user can act on: refused
+-- whole (stg_exports__files.reject_code) or read but every row rejected (input_files).
 
 with files as (
-    select * from {{ ref('stg_exports__files') }}
+    select * from {{ ref('input_files') }}
 )
 
 select
@@ -11,8 +11,8 @@ select
     source_path,
     encoding,
     size_bytes,
-    csv_records,
-    reject_code,
-    reject_reason
+    rows_read as csv_records,
+    file_reject_code as reject_code,
+    file_reject_reason as reject_reason
 from files
-where reject_code is not null
+where file_reject_code is not null

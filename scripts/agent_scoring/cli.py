@@ -23,7 +23,8 @@ from agent_scoring.db import (
     require_tables,
 )
 from agent_scoring.markdown import render
-from agent_scoring.output import write_atomically, write_error
+from agent_scoring.output import remove_stale_reports, write_atomically, write_error
+from agent_scoring.refused import refused_error, refused_files, say_refused
 from agent_scoring.reports import Reporter, registry
 
 # The other commands import what they need when they run: `score-report` right after
@@ -96,13 +97,16 @@ def main(
     try:
         with open_warehouse(path) as con, damage_reported(path):
             written, failed, found = write_reports(con, path, agents, files, out_dir, to_stdout)
+            refused = [entry for entry in refused_files(con, agents)
+                       if not files or entry.source_file in files]
     except WarehouseError as exc:
         raise click.ClickException(str(exc)) from exc
+    say_refused(refused)
     if failed:
         raise click.ClickException(
             f"{len(failed)} report(s) failed: {', '.join(failed)}; the others were written"
         )
-    missing = [f for f in files if f not in found]
+    missing = [f for f in files if f not in found and f not in {r.source_file for r in refused}]
     if missing:
         scope = f" of {', '.join(agents)}" if agents else ""
         raise click.ClickException(
@@ -112,6 +116,8 @@ def main(
     if written == 0:
         wanted = ", ".join([*agents, *files]) or "any agent"
         click.echo(f"no scored files for {wanted} in {path}; nothing written", err=True)
+    if refused:
+        raise refused_error(refused)
 
 
 def write_reports(
@@ -130,7 +136,7 @@ def write_reports(
             f"unknown agent {unknown[0]!r}; known: {', '.join(sorted(reporters))}",
             param_hint="--agent",
         )
-    written, failed, found = 0, [], set()
+    written, failed, found, names = 0, [], set(), []
     for name, reporter in reporters.items():
         if agents and name not in agents:
             continue
@@ -157,7 +163,14 @@ def write_reports(
                 click.echo(write_error(target, exc), err=True)
                 continue
             written += 1
+            names.append(target.name)
             click.echo(f"{target}: {reporter.summary(context)}")
+    if not to_stdout:
+        # a report whose export left the input folder goes with it (only after a whole run,
+        # and only reports this command wrote)
+        whole = not agents and not files and not failed
+        for gone in remove_stale_reports(out_dir, names, whole):
+            click.echo(f"{gone}: removed (its export is no longer in the warehouse)")
     return written, failed, found
 
 
@@ -289,10 +302,14 @@ def compare(agents, head, base, db_path, out_dir, to_stdout, trend_runs) -> None
                 click.echo(write_error(target, exc), err=True)
                 continue
             click.echo(f"{target}: {compare_report.summary(context)}")
+        refused = refused_files(con, agents)
+    say_refused(refused)
     if failed:
         raise click.ClickException(
             f"{len(failed)} report(s) failed: {', '.join(failed)}; the others were written"
         )
+    if refused:
+        raise refused_error(refused)
 
 
 @main.command()
@@ -337,6 +354,7 @@ def check(agents, head, base, db_path, thresholds, output, **options) -> None:
             for pair in pairs
             for result in gate.evaluate(con, pair, gate.rules_for(pair.agent, from_file, given))
         ]
+        refused = refused_files(con, agents)
     if output == "json":
         click.echo(json.dumps(gate.as_json(results), ensure_ascii=False, indent=2, default=str))
     else:
@@ -345,7 +363,8 @@ def check(agents, head, base, db_path, thresholds, output, **options) -> None:
                        f"{result.rule.replace('_', '-')}: {result.detail}")
         failed = sum(r.status == "fail" for r in results)
         click.echo(f"{'FAIL' if failed else 'PASS'}: {failed} of {len(results)} rules failed")
-    if any(r.status == "fail" for r in results):
+    say_refused(refused)
+    if any(r.status == "fail" for r in results) or refused:
         raise SystemExit(1)
 
 

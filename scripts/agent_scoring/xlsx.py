@@ -139,10 +139,20 @@ def check_area(path: Path, sheet_name: str) -> None:
         )
 
 
-def choose_sheet(book, path: Path, required: list[str]) -> tuple[str, list[list]]:
-    """The export sheet: `validation_history`, else the first sheet whose first row has every
-    required header."""
+def choose_sheet(
+    book, path: Path, required: list[str], declared: str | None = None
+) -> tuple[str, list[list]]:
+    """The export sheet: the one the agent declares (vars.agents.<agent>.sheet), else
+    `validation_history`, else the first sheet whose first row has every required header."""
     names = list(book.sheet_names)
+    if declared is not None:
+        if declared not in names:
+            raise XlsxError(
+                f"no sheet {declared!r} (the sheet its agent declares) among "
+                f"{', '.join(names) or 'none'}; export the run again or fix vars.agents"
+            )
+        check_area(path, declared)
+        return declared, book.get_sheet_by_name(declared).to_python(skip_empty_area=False)
     candidates = [SHEET] if SHEET in names else names
     for name in candidates:
         check_area(path, name)
@@ -156,15 +166,34 @@ def choose_sheet(book, path: Path, required: list[str]) -> tuple[str, list[list]
     )
 
 
-def to_csv(path: Path, target: Path, required: list[str]) -> Sheet:
-    """Write the export sheet of `path` as a UTF-8 CSV at `target` (CRLF records)."""
+def open_book(path: Path):
     import python_calamine
 
     try:
-        book = python_calamine.CalamineWorkbook.from_path(str(path))
+        return python_calamine.CalamineWorkbook.from_path(str(path))
     except (python_calamine.CalamineError, OSError, ValueError) as exc:
         raise XlsxError(f"not a readable xlsx workbook ({exc}); save it again as .xlsx") from exc
-    name, rows = choose_sheet(book, path, required)
+
+
+def first_record(path: Path, sheet: str) -> dict[str, str] | None:
+    """A settings sheet (header row, one row of values) as {header: text}; None when the
+    workbook has no such sheet (a run written before the tool recorded its settings)."""
+    book = open_book(path)
+    if sheet not in book.sheet_names:
+        return None
+    check_area(path, sheet)
+    rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+    if not rows:
+        return {}
+    header = [as_text(v).strip() for v in rows[0]]
+    values = [as_text(v) for v in rows[1]] if len(rows) > 1 else []
+    values += [""] * (len(header) - len(values))
+    return {name: value for name, value in zip(header, values, strict=False) if name}
+
+
+def to_csv(path: Path, target: Path, required: list[str], declared: str | None = None) -> Sheet:
+    """Write the export sheet of `path` as a UTF-8 CSV at `target` (CRLF records)."""
+    name, rows = choose_sheet(open_book(path), path, required, declared)
     while rows and not any(as_text(v).strip() for v in rows[-1]):
         rows.pop()  # the sheet's used area may end in empty rows: they are no records
     if not rows:

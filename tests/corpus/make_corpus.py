@@ -5,7 +5,7 @@
 Every file is deterministic (the test suite regenerates the corpus and compares bytes). The
 10 MB cell is not committed: ``huge_cell_file()`` writes it at test time. Outcomes, asserted
 in ``tests/test_bad_input_corpus.py`` (``files/main``) and
-``tests/test_bad_input_missing_column.py`` (``files/missing_column``):
+``tests/test_refused_files.py`` (``files/missing_column``):
 
 ==============================  ============================================================
 file (plan_agent_… unless said)  outcome
@@ -52,7 +52,7 @@ nasty_text                      |, newlines, HTML/script, markdown in 질의/오
 resume_agent_bad_rows           resume rows: bad round and duplicate rejected, missing Track
                                 scored as unknown track, nan Raw JSON with 응답 -> fallback
 huge_cell (test time)           a 10 MB assistantMessage: scored, keyword at its end found
-missing_column/…missing_raw_json  build error naming file and column (own directory)
+missing_column/…missing_raw_json  refused (rejected_files missing_column); the rest scored
 ==============================  ============================================================
 """
 

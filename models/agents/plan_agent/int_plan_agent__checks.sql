@@ -1,11 +1,12 @@
 {{ config_incremental_by_file('stg_exports__files') }}
+-- depends_on: {{ ref('stg_exports__files') }}
 -- One row per check parsed from 기대결과 (SCORING §2.1). Accepted forms: the team's numbered
 -- Korean lines naming a field and quoting its value, `@check key=value; ...`, `key=value` or
 -- `key: value` lines, and a JSON object of key/value pairs.
 
 with results as (
     select source_file, file_fingerprint, record_no, item_id, expected_result
-    from ({{ agent_rows('plan_agent', ref('int_exports__results'), ref('stg_exports__files')) }})
+    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }})
     where expected_result is not null
 ),
 

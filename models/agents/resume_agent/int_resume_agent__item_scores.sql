@@ -1,9 +1,10 @@
 {{ config_incremental_by_file('stg_exports__files') }}
+-- depends_on: {{ ref('stg_exports__files') }}
 -- One row per export row of the resume agent, labelled ok/partial/error/empty (SCORING §3):
 -- ok 5, partial 4 (the reply asks the user for more), error/empty 0.
 
 with results as (
-    {{ agent_rows('resume_agent', ref('int_exports__results'), ref('stg_exports__files')) }}
+    {{ agent_rows('resume_agent', ref('int_exports__results')) }}
 ),
 
 phrases as (

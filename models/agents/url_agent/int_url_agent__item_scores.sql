@@ -1,4 +1,5 @@
 {{ config_incremental_by_file('stg_exports__files') }}
+-- depends_on: {{ ref('stg_exports__files') }}
 -- One row per export row of the URL agent in the item_scores contract, with the URL(s) it
 -- returned, what 기대결과 expected, how they matched and why an item failed (the team's
 -- url-agent skill; url_agent__url_matches shows these). Accuracy is that match, intent LLM
@@ -11,7 +12,7 @@
 {%- set strict = agent_spec('url_agent').get('settings', {}).get('strict_accuracy', false) %}
 
 with results as (
-    {{ agent_rows('url_agent', ref('int_exports__results'), ref('stg_exports__files')) }}
+    {{ agent_rows('url_agent', ref('int_exports__results')) }}
 ),
 
 expected_urls as (

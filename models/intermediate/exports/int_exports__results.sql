@@ -30,7 +30,9 @@ status_classes as (
 timed as (
     select
         source.*,
-        {{ json_seconds('response_time_json') }} as response_time_raw,
+        {%- set factor = agent_seconds_factor() | trim %}
+        {{ json_seconds('response_time_json') }}{{ ' * ' ~ factor if factor != '1' }}
+            as response_time_raw,
         {{ round_room('source.round_label') }} as round_room,
         {{ round_repeat('source.round_label') }} as round_repeat,
         case

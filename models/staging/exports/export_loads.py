@@ -20,6 +20,13 @@ def model(dbt, session):
         max_line_bytes=int(dbt.config.get("csv_max_line_bytes")),
         max_fields=int(dbt.config.get("csv_max_fields")),
         other_patterns=json.loads(dbt.config.get("other_files")),
+        # what an agent declares of its export's shape (docs/adding-an-agent.md)
+        headers={agent: {header: [columns] if isinstance(columns, str) else columns
+                         for header, columns in spec.get("headers", {}).items()}
+                 for agent, spec in agents.items()},
+        sheets={agent: spec["sheet"] for agent, spec in agents.items() if spec.get("sheet")},
+        settings_sheets={agent: spec["settings_sheet"] for agent, spec in agents.items()
+                         if spec.get("settings_sheet")},
     )
     input_dir = Path(dbt.config.get("input_dir"))
     rows = []

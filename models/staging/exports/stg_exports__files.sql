@@ -31,6 +31,7 @@ renamed as (
         problem,
         sheet_name,
         cell_notes,
+        run_settings,
         loaded_at
     from source
 ),

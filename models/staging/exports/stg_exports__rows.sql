@@ -5,6 +5,7 @@
 -- (raw_json_columns()), never the multi-kB text.
 {{ config_incremental_by_file('landed') }}
 {%- do after_load() %}
+{%- do check_agent_shapes() %}
 {%- set text_columns = [
     'run_id', 'item_id', 'ordinal', 'query_id', 'query_text', 'expected_result', 'category',
     'round_label', 'executed_at', 'track', 'response_text', 'error_text', 'logic_result',
@@ -34,7 +35,11 @@ cleaned as (
         record_no,
         line_no,
         {%- for column in text_columns + ['raw_json'] %}
+        {%- if column == 'round_label' %}
+        {{ agent_round_label(clean_text(column)) }} as {{ column }},
+        {%- else %}
         {{ clean_text(column) }} as {{ column }},
+        {%- endif %}
         {%- endfor %}
         extra_columns,
         csv_error_type,
@@ -64,6 +69,14 @@ parsed as (
     from json_typed
 ),
 
+timed as (
+    -- an agent may take response time from a column of its own (vars.agents.<agent>)
+    select
+        {{ star_except(['response_time_json']) }},
+        {{ agent_response_time_json('response_time_json', text_columns) }} as response_time_json
+    from parsed
+),
+
 keyed as (
     select
         *,
@@ -73,7 +86,7 @@ keyed as (
         {{ round_room('round_label') }} as round_room,
         {{ round_repeat('round_label') }} as round_repeat,
         raw_json_is_missing and coalesce({{ text_columns | join(', ') }}) is null as is_blank
-    from parsed
+    from timed
 ),
 
 checked as (
@@ -137,13 +150,19 @@ select
     reject_code,
     case reject_code
         when 'empty_row' then 'every column is empty (blank, spaces or nan)'
-        when 'missing_item_id' then 'Item ID is empty: the row cannot be identified'
-        when 'missing_query_id' then 'Query ID is empty: the row cannot be matched across rounds'
-        when 'missing_round_label' then '방/반복 is empty: the round is unknown'
+        when 'missing_item_id' then
+            {{ agent_header_of('item_id', 'Item ID') }} || ' is empty: the row cannot be identified'
+        when 'missing_query_id' then
+            {{ agent_header_of('query_id', 'Query ID') }}
+            || ' is empty: the row cannot be matched across rounds'
+        when 'missing_round_label' then
+            {{ agent_header_of('round_label', '방/반복') }} || ' is empty: the round is unknown'
         when 'bad_round_label' then
-            '방/반복 "' || left(round_key, 40) || '" is not room/repeat like 1/1'
+            {{ agent_header_of('round_label', '방/반복') }} || ' "' || left(round_key, 40)
+            || '" is not room/repeat like 1/1'
         when 'duplicate_item_id' then
-            'Item ID repeats record ' || first_record_no || ': only the first is scored'
+            {{ agent_header_of('item_id', 'Item ID') }} || ' repeats record ' || first_record_no
+            || ': only the first is scored'
         else 'CSV record on line ' || line_no || ' cannot be parsed: ' || csv_error
     end as reject_reason,
     csv_line as excerpt

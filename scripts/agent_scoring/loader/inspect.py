@@ -42,6 +42,11 @@ class Inspection:
     problem: str | None = None
     sheet_name: str | None = None
     cell_notes: list[dict] = field(default_factory=list)
+    # extra_<n> read name -> its key in extra_columns; (column, read name) copies
+    json_keys: dict[str, str] = field(default_factory=dict)
+    aliases: list[tuple[str, str]] = field(default_factory=list)
+    # xlsx: the first data row of the agent's settings sheet, {header: text}
+    settings: dict[str, str] | None = None
 
 
 def detect_encoding(head: bytes) -> str | None:
@@ -122,22 +127,47 @@ def normalize_newlines(source: Path, original: Path, out_dir: Path) -> Path | No
     return target
 
 
-def mapped_columns(header: list[str], columns: dict) -> list[str]:
-    """The English column name of every header name: extra_<n> for a header the dictionary
-    does not know, or whose column an earlier header (an alias) already gave."""
-    known = {name: column for name, (column, _) in columns.items()}
+def mapped_columns(
+    header: list[str], columns: dict, landed: set[str] | None = None
+) -> tuple[list[str], dict[str, str], list[tuple[str, str]]]:
+    """How each header name is read: (read names, JSON keys, aliases).
+
+    A header the agent's map or the dictionary gives a landing column is read under that
+    column's name; any other (unknown, an alias whose column an earlier header already
+    gave, or a name of the agent's own that is no landing column) as extra_<n>, kept in
+    extra_columns under its JSON key (the agent's name for it, else the header). A header
+    mapped to several columns (an `ID` that is both the item and the query) is read once
+    and copied: aliases are (column, read name)."""
+    known = {name: spec[0] for name, spec in columns.items()}
     mapped: list[str] = []
+    keys: dict[str, str] = {}
+    aliases: list[tuple[str, str]] = []
     for i, name in enumerate(header):
-        column = known.get(name)
-        mapped.append(column if column and column not in mapped else f"extra_{i + 1}")
-    return mapped
+        targets = [c for c in known.get(name) or () if c not in mapped]
+        read = f"extra_{i + 1}"
+        if targets and (landed is None or targets[0] in landed):
+            read = targets[0]
+        elif targets:
+            keys[read] = targets[0]
+        else:
+            keys[read] = name
+        mapped.append(read)
+        for alias in targets[1:]:
+            if landed is None or alias in landed:
+                aliases.append((alias, read))
+    return mapped, keys, aliases
 
 
-def agent_columns(dictionary: dict[str, str], required: list[str]) -> dict:
-    """header name -> (English column or None, required) for one agent's files."""
-    columns = {name: (column, name in required) for name, column in dictionary.items()}
+def agent_columns(
+    dictionary: dict[str, str], required: list[str], own: dict[str, list[str]] | None = None
+) -> dict:
+    """header name -> (English columns, required) for one agent's files: the agent's own
+    header map (vars.agents.<agent>.headers) over the dictionary."""
+    columns = {name: ((column,), name in required) for name, column in dictionary.items()}
+    for name, targets in (own or {}).items():
+        columns[name] = (tuple(targets), name in required)
     for name in required:
-        columns.setdefault(name, (None, True))
+        columns.setdefault(name, ((), True))
     return columns
 
 
@@ -190,9 +220,13 @@ def is_plain_utf8(path: Path) -> bool:
         return detect_encoding(handle.read(SNIFF_BYTES)) in ("utf-8", "utf-8-sig")
 
 
-def inspect_file(path: Path, columns: dict, copy_dir: Path) -> Inspection:
+def inspect_file(
+    path: Path, columns: dict, copy_dir: Path, landed: set[str] | None = None,
+    sheet: str | None = None, settings_sheet: str | None = None,
+) -> Inspection:
     """Decide how to read one file; never raises for bad content, only records why it is
-    unusable."""
+    unusable. `landed`: the landing table's columns; `sheet` / `settings_sheet`: the xlsx
+    sheets the agent declared for its rows and its run settings."""
     with path.open("rb") as handle:
         head = handle.read(SNIFF_BYTES)
     found = Inspection(encoding=detect_encoding(head), read_path=str(path))
@@ -203,14 +237,16 @@ def inspect_file(path: Path, columns: dict, copy_dir: Path) -> Inspection:
 
         target = copy_path(path, copy_dir, "xlsx")
         try:
-            sheet = xlsx.to_csv(path, target, required)
+            rows = xlsx.to_csv(path, target, required, sheet)
+            if settings_sheet:
+                found.settings = xlsx.first_record(path, settings_sheet)
         except xlsx.XlsxError as exc:
             found.problem_code, found.problem = "unreadable_xlsx", str(exc)
         else:
-            found.read_path, found.header, found.sheet_name = str(target), sheet.header, sheet.name
+            found.read_path, found.header, found.sheet_name = str(target), rows.header, rows.name
             found.cell_notes = [
                 {"cell": cell, "header_name": name, "kind": kind}
-                for cell, name, kind in sheet.notes
+                for cell, name, kind in rows.notes
             ]
     elif not head:
         found.problem_code = "empty_file"
@@ -235,7 +271,7 @@ def inspect_file(path: Path, columns: dict, copy_dir: Path) -> Inspection:
         found.problem_code = "empty_file"
         found.problem = "file has no header row (blank lines or only a BOM); export it again"
     header = found.header
-    found.column_names = mapped_columns(header, columns)
+    found.column_names, found.json_keys, found.aliases = mapped_columns(header, columns, landed)
     if found.problem is None:
         found.missing = [
             name for name, (_, required) in columns.items() if required and name not in header

@@ -34,7 +34,7 @@ import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -83,7 +83,8 @@ create table if not exists raw.export_files (
     problem_code varchar,
     problem varchar,
     cell_notes struct(cell varchar, header_name varchar, kind varchar)[] not null,
-    loaded_at timestamp not null
+    loaded_at timestamp not null,
+    run_settings struct(setting varchar, value varchar)[]
 )
 """
 ROWS_TABLE = """
@@ -136,12 +137,24 @@ class Registry:
     max_fields: int = 1000
     # files of the input directory that other readers claim (the RAG evaluation's)
     other_patterns: tuple[str, ...] | list[str] = ()
+    # what each agent declares of its export's shape (vars.agents.<agent>): its own header
+    # map (header -> columns), the xlsx sheet of its rows, the xlsx sheet of its run settings
+    headers: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    sheets: dict[str, str] = field(default_factory=dict)
+    settings_sheets: dict[str, str] = field(default_factory=dict)
 
     def read_key(self, agent: str) -> str:
         """What reading a file of `agent` depends on: a change reads its files again."""
         spec = [LOADER_VERSION, agent, self.required.get(agent, []),
                 sorted(self.dictionary.items()), self.max_line_bytes, self.max_fields]
+        own = [self.headers.get(agent), self.sheets.get(agent), self.settings_sheets.get(agent)]
+        if any(own):  # an agent without declarations keeps the key it always had
+            spec.append(own)
         return hashlib.md5(json.dumps(spec, ensure_ascii=False).encode()).hexdigest()
+
+    def columns(self, agent: str) -> dict:
+        return agent_columns(self.dictionary, self.required.get(agent, []),
+                             self.headers.get(agent))
 
 
 def sql_text(value: str) -> str:
@@ -208,11 +221,12 @@ def locate_rejects(read_path: str, rejects: dict[int, dict]) -> list[dict]:
     return located
 
 
-def extra_columns_json(column_names: list[str], header: list[str]) -> str:
-    """The cells of columns outside the export dictionary, as {header: text}; else null."""
+def extra_columns_json(column_names: list[str], keys: dict[str, str]) -> str:
+    """The cells of columns outside the landing table, as {key: text} (the agent's name for
+    the column, else its header); else null."""
     extras = [
-        f"{sql_text(header[i])}, {column}"
-        for i, column in enumerate(column_names)
+        f"{sql_text(keys[column])}, {column}"
+        for column in column_names
         if column.startswith("extra_")
     ]
     return f"json_object({', '.join(extras)})" if extras else "null::json"
@@ -232,7 +246,8 @@ def read_into_rows(
     con.execute("drop table if exists load_rejects")
     con.execute("drop table if exists load_reject_scans")
     columns = ("".join(f"{column}, " for column in known)
-               + f"{extra_columns_json(found.column_names, found.header)} as extra_columns")
+               + "".join(f"{read} as {alias}, " for alias, read in found.aliases)
+               + f"{extra_columns_json(found.column_names, found.json_keys)} as extra_columns")
     options = read_options(found.column_names, max_line_bytes, strict)
     read = f"read_csv({sql_text(read_path)}, {options})"
     parsed = con.execute(
@@ -410,6 +425,8 @@ def create_tables(con: duckdb.DuckDBPyConnection, text_columns: list[str]) -> No
     # a warehouse landed before file_version existed (its files and rows: null, one version)
     for table in ("export_files", "export_rows"):
         con.execute(f"alter table raw.{table} add column if not exists file_version varchar")
+    con.execute("alter table raw.export_files add column if not exists run_settings "
+                "struct(setting varchar, value varchar)[]")
     for column in text_columns:
         compression = " using compression zstd" if column in ZSTD_COLUMNS else ""
         con.execute("alter table raw.export_rows add column if not exists "
@@ -465,9 +482,12 @@ def land_one(
 ) -> Inspection:
     """Replace one file's landed rows and its raw.export_files row, in the caller's
     transaction; `restart` undoes a failed read."""
-    columns = agent_columns(registry.dictionary, registry.required.get(pending.agent, []))
+    agent = pending.agent
     forget(con, pending.replaces)
-    found = inspect_file(pending.path, columns, copy_dir)
+    found = inspect_file(pending.path, registry.columns(agent), copy_dir,
+                         landed=set(registry.dictionary.values()),
+                         sheet=registry.sheets.get(agent),
+                         settings_sheet=registry.settings_sheets.get(agent))
     # a new id for every landing of a file: what its rows' fingerprints start from
     version = uuid.uuid4().hex
     records, parsed = land_file(con, pending.path, pending.source_file, pending.agent, version,
@@ -482,6 +502,8 @@ def land_one(
         record_count=records, parsed_records=parsed, problem_code=found.problem_code,
         problem=found.problem, cell_notes=found.cell_notes,
         loaded_at=dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
+        run_settings=None if found.settings is None else [
+            {"setting": name, "value": value} for name, value in found.settings.items()],
     )
     insert_file_row(con, file_row)
     return found
@@ -598,11 +620,17 @@ UNCLAIMED_PROBLEM = ("unclaimed", "no agent's file patterns (vars.agents) nor th
                      "(vars.rag_files) match its name, so nothing reads it")
 
 
+# the input folder's own README (docs/test-result/README.md) is no export
+FOLDER_README = "README.md"
+
+
 def unclaimed(input_dir: Path, claimed: list[Path]) -> list[Path]:
-    """Entries of the input directory nobody reads (hidden ones aside): said, never silent."""
+    """Entries of the input directory nobody reads (hidden ones and its README aside): said,
+    never silent."""
     taken = set(claimed)
     return sorted(path for path in input_dir.iterdir()
-                  if path not in taken and not path.name.startswith("."))
+                  if path not in taken and not path.name.startswith(".")
+                  and path.name != FOLDER_README)
 
 
 def hash_only(path: Path) -> Future[Scan]:
