@@ -508,3 +508,13 @@ def test_a_file_no_reader_claims_is_said_in_the_log(con, inputs):
     assert [line for line in said if line.startswith("unclaimed")] == [
         f"unclaimed {inputs / 'unknown_agent_x.csv'}: no agent's file patterns (vars.agents) "
         "nor the RAG files (vars.rag_files) match its name, so nothing reads it"]
+
+
+def test_a_header_the_dictionary_maps_twice_is_refused_in_one_line():
+    # a second row for `ID` would silently replace the first (issue 39)
+    assert land.export_dictionary([("ID", "item_id"), ("ID", "item_id"), ("질의", "query_text")]
+                                  ) == {"ID": "item_id", "질의": "query_text"}
+    with pytest.raises(land.DictionaryError) as raised:
+        land.export_dictionary([("ID", "item_id"), ("ID", "query_id")])
+    assert str(raised.value).startswith(
+        'seeds/export_columns.csv maps the header "ID" twice (item_id, query_id): keep one row')

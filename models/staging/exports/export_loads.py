@@ -5,18 +5,29 @@ models read as the source `exports`. One row per file: what this load did with i
 import json
 from pathlib import Path
 
-from agent_scoring.loader import InputDirError, Registry, load_exports
+from agent_scoring.loader import (
+    DictionaryError,
+    InputDirError,
+    Registry,
+    export_dictionary,
+    load_exports,
+)
 from agent_scoring.loader.mirror import mirror_landing
 
 
 def model(dbt, session):
     dbt.config(materialized="table")
     agents = json.loads(dbt.config.get("agents"))
+    input_dir = Path(dbt.config.get("input_dir"))
+    try:
+        dictionary = export_dictionary(dbt.ref("export_columns").fetchall())
+    except DictionaryError as exc:
+        return failed(session, "seeds/export_columns.csv", str(exc))
     registry = Registry(
         # an agent that lists no files has <agent>_*.csv (macro agent_file_patterns)
         patterns={agent: spec.get("files", [f"{agent}_*.csv"]) for agent, spec in agents.items()},
         required={agent: spec.get("required_columns", []) for agent, spec in agents.items()},
-        dictionary=dict(dbt.ref("export_columns").fetchall()),
+        dictionary=dictionary,
         max_line_bytes=int(dbt.config.get("csv_max_line_bytes")),
         max_fields=int(dbt.config.get("csv_max_fields")),
         other_patterns=json.loads(dbt.config.get("other_files")),
@@ -28,21 +39,26 @@ def model(dbt, session):
         settings_sheets={agent: spec["settings_sheet"] for agent, spec in agents.items()
                          if spec.get("settings_sheet")},
     )
-    input_dir = Path(dbt.config.get("input_dir"))
-    rows = []
     try:
         # a connection of its own: the loader commits each file in a transaction of its own
         actions = load_exports(session.cursor(), input_dir, registry,
                                samples_dir=Path(dbt.config.get("samples_dir")))
     except InputDirError as exc:
-        # failed by the post-hook in one line (an exception here prints a traceback)
-        rows.append([str(input_dir), "failed", None, 0.0, str(exc)])
-    else:
-        rows = [[a["source_file"], a["action"], a["records"], a["seconds"], None]
-                for a in actions]
-        landing_dir = dbt.config.get("landing_dir")
-        if landing_dir:  # a Parquet copy for the Spark target (docs/spark.md)
-            mirror_landing(session.cursor(), Path(landing_dir), actions)
+        return failed(session, str(input_dir), str(exc))
+    landing_dir = dbt.config.get("landing_dir")
+    if landing_dir:  # a Parquet copy for the Spark target (docs/spark.md)
+        mirror_landing(session.cursor(), Path(landing_dir), actions)
+    return done(session, [[a["source_file"], a["action"], a["records"], a["seconds"], None]
+                          for a in actions])
+
+
+def failed(session, where: str, problem: str):
+    """One failed row: the post-hook fails the build in one line (an exception here prints
+    a traceback)."""
+    return done(session, [[where, "failed", None, 0.0, problem]])
+
+
+def done(session, rows: list[list]):
     session.execute(
         "create or replace temp table export_loads_done (source_file varchar, "
         "action varchar, records bigint, seconds double, problem varchar)"

@@ -4,6 +4,12 @@ Ordinary Python, tested without dbt; `dbt build` runs it first (models/staging/e
 export_loads.py) and every model reads what it landed through `source('exports', ...)`.
 """
 
-from agent_scoring.loader.land import InputDirError, Registry, load_exports
+from agent_scoring.loader.land import (
+    DictionaryError,
+    InputDirError,
+    Registry,
+    export_dictionary,
+    load_exports,
+)
 
-__all__ = ["InputDirError", "Registry", "load_exports"]
+__all__ = ["DictionaryError", "InputDirError", "Registry", "export_dictionary", "load_exports"]

@@ -111,6 +111,24 @@ class InputDirError(Exception):
     """The input folder cannot be listed: nothing is loaded and nothing removed."""
 
 
+class DictionaryError(Exception):
+    """seeds/export_columns.csv maps a header twice: nothing is loaded and nothing removed."""
+
+
+def export_dictionary(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """header name -> English column, from seeds/export_columns.csv; a header listed twice
+    is refused (a second row would silently replace the first)."""
+    dictionary: dict[str, str] = {}
+    for header, column in pairs:
+        if header in dictionary and dictionary[header] != column:
+            raise DictionaryError(
+                f'seeds/export_columns.csv maps the header "{header}" twice ({dictionary[header]}'
+                f", {column}): keep one row; a header that one agent reads its own way goes in "
+                "vars.agents.<agent>.headers; nothing was loaded or removed")
+        dictionary[header] = column
+    return dictionary
+
+
 def check_input_dir(input_dir: Path) -> None:
     """Refuse a folder that is missing, not a folder or unreadable (a typo, an unmounted
     share): read as empty, it would remove every landed file."""
