@@ -12,15 +12,52 @@ tracks as (
     select * from {{ ref('agent_tracks') }}
 ),
 
-files as (
+key_counts as (
+    -- items per Query ID × round: one pass over the items for the mapping line and the
+    -- files (no count(distinct): each row below is already one query × round)
+    select agent, source_file, query_id, round_label, count(*) as n
+    from items
+    group by agent, source_file, query_id, round_label
+),
+
+query_rounds as (
     select
         agent,
         source_file,
-        count(*) as item_count,
-        count(distinct round_label) as round_count,
-        count(distinct query_id) as query_count
-    from items
+        query_id,
+        count(round_label) as round_count,
+        count(case when n > 1 then 1 end) as repeated_keys
+    from key_counts
+    where query_id is not null
+    group by agent, source_file, query_id
+),
+
+file_rounds as (
+    select agent, source_file, count(round_label) as round_count
+    from (select distinct agent, source_file, round_label from key_counts) as rounds
     group by agent, source_file
+),
+
+files as (
+    select
+        counted.agent,
+        counted.source_file,
+        counted.item_count,
+        file_rounds.round_count,
+        coalesce(queries.query_count, 0) as query_count
+    from (
+        select agent, source_file, cast(sum(n) as bigint) as item_count
+        from key_counts
+        group by agent, source_file
+    ) as counted
+    inner join file_rounds
+        on file_rounds.agent = counted.agent and file_rounds.source_file = counted.source_file
+    left join (
+        select agent, source_file, count(*) as query_count
+        from query_rounds
+        group by agent, source_file
+    ) as queries
+        on queries.agent = counted.agent and queries.source_file = counted.source_file
 ),
 
 runs as (
@@ -33,25 +70,12 @@ mapping as (
         files.source_file,
         files.query_count,
         files.round_count,
-        (
-            select count(*) from (
-                select 1 from items as i
-                where i.agent = files.agent and i.source_file = files.source_file
-                    and i.query_id is not null
-                group by i.query_id, i.round_label
-                having count(*) > 1
-            ) as repeated
-        ) as duplicate_keys,
-        (
-            select count(*) from (
-                select 1 from items as i
-                where i.agent = files.agent and i.source_file = files.source_file
-                    and i.query_id is not null
-                group by i.query_id
-                having count(distinct i.round_label) < files.round_count
-            ) as partial
-        ) as partial_queries
+        coalesce(sum(q.repeated_keys), 0) as duplicate_keys,
+        count(case when q.round_count < files.round_count then 1 end) as partial_queries
     from files
+    left join query_rounds as q
+        on q.agent = files.agent and q.source_file = files.source_file
+    group by files.agent, files.source_file, files.query_count, files.round_count
 ),
 
 patterns as (
