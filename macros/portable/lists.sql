@@ -96,3 +96,17 @@
 {% macro spark__unnest_list(list, value_column) -%}
     explode({{ list }}) as {{ value_column }}
 {%- endmacro %}
+
+
+{% macro list_joined(list, separator) -%}
+    {#- The items of `list` as one text, `separator` between them. -#}
+    {{ return(adapter.dispatch('list_joined', 'agent_scoring')(list, separator)) }}
+{%- endmacro %}
+
+{% macro duckdb__list_joined(list, separator) -%}
+    array_to_string({{ list }}, {{ separator }})
+{%- endmacro %}
+
+{% macro spark__list_joined(list, separator) -%}
+    array_join({{ list }}, {{ separator }})
+{%- endmacro %}

@@ -23,16 +23,20 @@ from agent_scoring.reports import (
     first_by_file,
     rows,
     rows_by_file,
-    tables,
 )
 from agent_scoring.reports.data_quality import data_quality_by_file
 from agent_scoring.reports.llm_audit import audits
 from agent_scoring.reports.platform import checklists, platform_figures
 
 SCORE_BUCKETS = [0, 1, 2, 3, 4, 5]
+BUCKETS = ", ".join(f"bucket_{b}" for b in SCORE_BUCKETS)
+COUNTS = ", ".join([*(f"status_{s}_count" for s in ("ok", "partial", "error", "empty")),
+                    *(f"source_{s}_count" for s in ("llm", "heuristic", "gate", "none"))])
 GENERIC_TEMPLATE = "generic_report.md.j2"
-REQUIRED_TABLES = ("agents", "item_scores", "round_scores", "set_scores", "consistency",
-                   "query_consistency", "check_results", "speed_bands")
+REQUIRED_TABLES = ("agents", "runs", "round_scores", "set_scores", "consistency", "speed_bands",
+                   "report_score_distribution", "report_failure_patterns",
+                   "report_mismatched_queries", "report_item_counts", "report_failed_checks",
+                   "report_check_kinds", "report_previous_runs", "report_run_comparisons")
 # The speed rubrics each registry rule can give an agent's rows, for the criteria section.
 RUBRICS_OF_RULE = {
     "single": ("single",), "multi": ("multi",),
@@ -46,14 +50,8 @@ SHOWN_MART_ROWS = 20
 
 
 def sources(con: Connection, agent: str) -> list[str]:
-    return [
-        r["source_file"]
-        for r in rows(
-            con,
-            "select distinct source_file from item_scores where agent = ? order by 1",
-            [agent],
-        )
-    ]
+    return [r["source_file"] for r in rows(
+        con, "select source_file from runs where agent = ? order by source_file", [agent])]
 
 
 # the 95% interval columns round_scores and set_scores share (macros/confidence.sql)
@@ -96,96 +94,38 @@ def rounds(con: Connection, agent: str, source_files: list[str], track: str = "a
     return {f: per_round[f] + the_set[f] for f in source_files}
 
 
-def bucket_counts(con: Connection, agent: str, source_files: list[str], column: str) -> ByFile:
-    """Item counts per track, round and 0-5 bucket of `column`; `distribution` sums them."""
-    if column not in {"intent_score", "speed_points"}:
-        raise ValueError(column)
-    return rows_by_file(
+def distributions(
+    con: Connection, agent: str, source_files: list[str], metric: str, item_group: str = "all"
+) -> ByFile:
+    """Per file: the 0-5 distribution of `metric` (intent_score or speed_points) per round
+    and for the set (report_score_distribution), as display rows."""
+    found = rows_by_file(
         con,
         f"""
-        select source_file, track, round_label, min(round_room) as room,
-               min(round_repeat) as rep, floor({column})::integer as bucket, count(*) as n
-        from item_scores
-        where agent = ? and source_file {IN_FILES}
-        group by source_file, track, round_label, bucket
+        select source_file, row_label, {BUCKETS}, missing, total, bucket_text
+        from report_score_distribution
+        where agent = ? and source_file {IN_FILES} and metric = ? and item_group = ?
+        order by row_order
         """,
-        [agent, source_files],
+        [agent, source_files, metric, item_group],
     )
-
-
-def distribution(counts: list[dict], tracks: tuple[str, ...] = ()) -> list[dict]:
-    """One file's 0-5 bucket counts (of `bucket_counts`, only `tracks` if given) per round
-    and for the set, as display rows."""
-    merged = _merge_tracks([r for r in counts if not tracks or r["track"] in tracks])
-    order = sorted({(r["room"] or 0, r["rep"] or 0, r["round_label"]) for r in merged})
-    labels = [label for _, _, label in order]
-    table: dict[str, dict] = {label: {b: 0 for b in SCORE_BUCKETS} | {None: 0} for label in labels}
-    for r in merged:
-        table[r["round_label"]][r["bucket"]] += r["n"]
-    result = [_distribution_row(label, table[label]) for label in labels]
-    total = {b: sum(table[label][b] for label in labels) for b in [*SCORE_BUCKETS, None]}
-    result.append(_distribution_row("세트", total))
-    return result
-
-
-def _merge_tracks(counts: list[dict]) -> list[dict]:
-    """Per (round, bucket): summed n and SQL-style min (nulls ignored) of room and repeat, as
-    a query grouped by round_label and bucket alone would give."""
-    merged: dict[tuple, dict] = {}
-    for r in counts:
-        key = (r["round_label"], r["bucket"])
-        if key not in merged:
-            merged[key] = {k: r[k] for k in ("round_label", "bucket", "room", "rep", "n")}
-            continue
-        m = merged[key]
-        m["n"] += r["n"]
-        m["room"] = _min(m["room"], r["room"])
-        m["rep"] = _min(m["rep"], r["rep"])
-    return list(merged.values())
-
-
-def _min(a: int | None, b: int | None) -> int | None:
-    if a is None or b is None:
-        return b if a is None else a
-    return min(a, b)
-
-
-def _distribution_row(label: str, buckets: dict) -> dict:
-    return {
-        "label": label,
-        "buckets": [buckets[b] for b in SCORE_BUCKETS],
-        "missing": buckets[None],
-        "total": sum(buckets.values()),
-        "text": ", ".join(f"{b}점 {buckets[b]}건" for b in SCORE_BUCKETS if buckets[b]),
-    }
+    return {f: [{"label": r["row_label"], "buckets": [r[f"bucket_{b}"] for b in SCORE_BUCKETS],
+                 "missing": r["missing"], "total": r["total"], "text": r["bucket_text"]}
+                for r in found[f]]
+            for f in source_files}
 
 
 def failure_patterns(
     con: Connection, agent: str, source_files: list[str], limit: int = 10
 ) -> ByFile:
-    """Per file: error/empty items grouped by the shape of their message (digits folded to
-    N), the `limit` most frequent."""
-    # status last breaks ties between an error and an empty group of the same pattern.
+    """Per file: error/empty items by the shape of their message, the `limit` most frequent."""
     return rows_by_file(
         con,
         f"""
-        with failed as (
-            select source_file, status, round_label, query_id,
-                   coalesce(
-                       left(regexp_replace(error_message, '[0-9]+', 'N', 'g'), 80),
-                       '(응답 없음: assistantMessage·dataUIList 모두 비어 있음)'
-                   ) as pattern
-            from item_scores
-            where agent = ? and source_file {IN_FILES} and status in ('error', 'empty')
-        )
-        select source_file, status, pattern, count(*) as n,
-               string_agg(distinct round_label, ', ' order by round_label) as rounds,
-               string_agg(distinct query_id, ', ' order by query_id) as query_ids
-        from failed
-        group by source_file, status, pattern
-        qualify row_number() over (
-            partition by source_file order by n desc, pattern, status) <= ?
-        order by n desc, pattern, status
+        select source_file, status, pattern, item_count, rounds, query_ids
+        from report_failure_patterns
+        where agent = ? and source_file {IN_FILES} and pattern_rank <= ?
+        order by pattern_rank
         """,
         [agent, source_files, limit],
     )
@@ -198,86 +138,44 @@ def mismatched_queries(
     return rows_by_file(
         con,
         f"""
-        select q.source_file, q.query_id,
-               arg_min(i.query_text, i.record_no) filter (where i.query_text is not null)
-                   as query_text,
-               arg_min(i.track, i.record_no) filter (where i.track is not null) as item_track,
-               string_agg(i.round_label || '=' || coalesce(i.intent_score::integer::varchar,
-                          '-') || ' (' || i.status || ')', ', '
-                          order by i.round_room, i.round_repeat) as round_scores
-        from query_consistency as q
-        inner join item_scores as i
-            on i.agent = q.agent and i.source_file = q.source_file and i.query_id = q.query_id
-        where q.agent = ? and q.source_file {IN_FILES} and q.track = ? and q.verdict = 'mismatch'
-        group by q.source_file, q.query_id
-        order by q.query_id
+        select source_file, query_id, query_text, item_track, round_scores
+        from report_mismatched_queries
+        where agent = ? and source_file {IN_FILES} and track = ?
+        order by query_id
         """,
         [agent, source_files, track],
     )
 
 
-def score_sources(con: Connection, agent: str, source_files: list[str]) -> dict[str, dict]:
-    counts = _counts_by(con, agent, source_files, "score_source")
-    return {f: {"llm": 0, "heuristic": 0, "gate": 0, "none": 0} | counts[f] for f in source_files}
-
-
-def statuses(con: Connection, agent: str, source_files: list[str]) -> dict[str, dict]:
-    return _counts_by(con, agent, source_files, "status")
-
-
-def _counts_by(
-    con: Connection, agent: str, source_files: list[str], column: str
-) -> dict[str, dict]:
-    """Per file: item count by value of `column` (a trusted column name)."""
+def item_counts(con: Connection, agent: str, source_files: list[str]) -> dict[str, dict]:
+    """Per file: its Query IDs and items per status and score source."""
     found = rows_by_file(
         con,
         f"""
-        select source_file, {column} as value, count(*) as n from item_scores
-        where agent = ? and source_file {IN_FILES} group by all
+        select source_file, query_count, untracked_count, {COUNTS}
+        from report_item_counts
+        where agent = ? and source_file {IN_FILES}
         """,
         [agent, source_files],
     )
-    return {f: {r["value"]: r["n"] for r in found[f]} for f in source_files}
+    return first_by_file(found, source_files, {})
 
 
 def fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def speed_bands(con: Connection, rubric: str) -> list[dict]:
-    """The rubric's bands from the speed_bands mart, most points first."""
-    return rows(
-        con,
-        "select points, lower_bound_exclusive as lo, upper_bound_inclusive as hi "
-        "from speed_bands where speed_rubric = ? order by points desc",
-        [rubric],
-    )
-
-
 def band_labels(con: Connection, rubric: str) -> list[str]:
     """Each band of the rubric as a chart names it, most points first: `5점 ≤5초`."""
-    found = []
-    for b in speed_bands(con, rubric):
-        if b["lo"] is None:
-            found.append(f"{b['points']}점 ≤{b['hi']:g}초")
-        elif b["hi"] is None:
-            found.append(f"{b['points']}점 >{b['lo']:g}초")
-        else:
-            found.append(f"{b['points']}점 {b['lo']:g}~{b['hi']:g}초")
-    return found
+    return [r["band_label"] for r in rows(
+        con, "select band_label from speed_bands where speed_rubric = ? order by points desc",
+        [rubric])]
 
 
 def speed_rubric_text(con: Connection, rubric: str) -> str:
-    """The rubric as the seeds write it, e.g. `<=5:5, 5~8:4, …, >20:0`, from speed_bands."""
-    parts = []
-    for b in speed_bands(con, rubric):
-        if b["lo"] is None:
-            parts.append(f"<={b['hi']:g}:{b['points']}")
-        elif b["hi"] is None:
-            parts.append(f">{b['lo']:g}:{b['points']}")
-        else:
-            parts.append(f"{b['lo']:g}~{b['hi']:g}:{b['points']}")
-    return ", ".join(parts)
+    """The rubric as the seeds write it, e.g. `<=5:5, 5~8:4, …, >20:0`."""
+    return rows(con, "select rubric_text from speed_bands where speed_rubric = ? limit 1",
+                [rubric])[0]["rubric_text"]
 
 
 def most_failed_checks(
@@ -287,15 +185,10 @@ def most_failed_checks(
     return rows_by_file(
         con,
         f"""
-        select source_file, check_kind, expected_value,
-               count_if(not passed) as failed, count(passed) as evaluated
-        from check_results
-        where agent = ? and source_file {IN_FILES} and item_status not in ('error', 'empty')
-        group by source_file, check_kind, expected_value
-        having count_if(not passed) > 0
-        qualify row_number() over (
-            partition by source_file order by failed desc, check_kind, expected_value) <= ?
-        order by failed desc, check_kind, expected_value
+        select source_file, check_kind, expected_value, failed, evaluated
+        from report_failed_checks
+        where agent = ? and source_file {IN_FILES} and failed_rank <= ?
+        order by failed_rank
         """,
         [agent, source_files, limit],
     )
@@ -305,13 +198,9 @@ def failed_checks_by_kind(con: Connection, agent: str, source_files: list[str]) 
     return rows_by_file(
         con,
         f"""
-        select source_file, check_kind, count_if(not passed) as failed,
-               count(passed) as evaluated,
-               count_if(not passed) / nullif(count(passed), 0) as fail_rate,
-               count_if(value_elsewhere_in_item) as value_elsewhere
-        from check_results
-        where agent = ? and source_file {IN_FILES} and item_status not in ('error', 'empty')
-        group by source_file, check_kind
+        select source_file, check_kind, failed, evaluated, fail_rate, value_elsewhere
+        from report_check_kinds
+        where agent = ? and source_file {IN_FILES}
         order by failed desc, check_kind
         """,
         [agent, source_files],
@@ -350,18 +239,6 @@ def repeats(con: Connection, agent: str, source_files: list[str]) -> ByFile:
     )
 
 
-def query_counts(con: Connection, agent: str, source_files: list[str]) -> dict[str, int]:
-    found = rows_by_file(
-        con,
-        f"""
-        select source_file, count(distinct query_id) as n from item_scores
-        where agent = ? and source_file {IN_FILES} group by source_file
-        """,
-        [agent, source_files],
-    )
-    return {f: found[f][0]["n"] if found[f] else 0 for f in source_files}
-
-
 def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dict[str, list]:
     """Per file: each of the agent's own marts (see the agents mart) with its description
     and its first rows for that file, for the generic report to show as tables."""
@@ -385,23 +262,17 @@ def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dic
         if "source_file" not in columns:
             continue
         shown = [c for c in columns if c not in ("agent", "source_file", "file_fingerprint")]
-        found = rows_by_file(
-            con,
-            f"""
-            select source_file, {", ".join(f'"{c}"' for c in shown)},
-                   count(*) over (partition by source_file) as shown_rows__total
-            from "{mart}"
-            where source_file {IN_FILES}
-            qualify row_number() over (partition by source_file
-                                       order by {'record_no' if 'record_no' in shown else '1'})
-                    <= ?
-            order by all
-            """,
-            [source_files, SHOWN_MART_ROWS],
-        )
+        order = "record_no" if "record_no" in shown else ", ".join(f'"{c}"' for c in shown)
         for f in source_files:
-            table = found[f]
-            total = table[0]["shown_rows__total"] if table else 0
+            table = rows(
+                con,
+                f"""select {", ".join(f'"{c}"' for c in shown)} from "{mart}"
+                where source_file = ? order by {order} limit ?""",
+                [f, SHOWN_MART_ROWS],
+            )
+            # the agent's own mart: no reporting model can know its rows, so count them here
+            total = rows(con, f'select count(*) as n from "{mart}" where source_file = ?',
+                         [f])[0]["n"]
             result[f].append({
                 "name": mart,
                 "description": described[mart],
@@ -413,55 +284,30 @@ def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dic
 
 
 def previous_runs(con: Connection, source_files: list[str]) -> dict[str, dict | None]:
-    """Per file: its previous run (the runs mart) with the headline changes and how many
-    items regressed or improved since; None for the first run of a test set."""
-    if "runs" not in tables(con):
-        return {f: None for f in source_files}
+    """Per file: its previous run with the headline changes and how many items regressed
+    or improved since, and its comparisons judged at 95%; None for the first run of a
+    test set."""
     found = rows_by_file(
         con,
         f"""
-        select head.source_file, head.previous_source_file as base_file,
-               head.intent_score - base.intent_score as intent_delta,
-               head.accuracy_score - base.accuracy_score as accuracy_delta,
-               head.consistency_score - base.consistency_score as consistency_delta,
-               head.stability_score - base.stability_score as stability_delta,
-               head.mean_response_time_sec - base.mean_response_time_sec as latency_delta,
-               (select count(*) from item_changes as c where c.head_file = head.source_file
-                    and c.base_file = head.previous_source_file and c.change = 'regressed')
-                   as regressed,
-               (select count(*) from item_changes as c where c.head_file = head.source_file
-                    and c.base_file = head.previous_source_file and c.change = 'improved')
-                   as improved
-        from runs as head
-        inner join runs as base on base.source_file = head.previous_source_file
-        where head.source_file {IN_FILES}
+        select source_file, base_file, intent_delta, accuracy_delta, consistency_delta,
+               stability_delta, latency_delta, regressed, improved
+        from report_previous_runs
+        where source_file {IN_FILES}
         """,
         [source_files],
     )
-    judged = comparisons_by_file(con, source_files)
-    return {f: {**found[f][0], "changes": judged[f]} if found[f] else None for f in source_files}
-
-
-def comparisons_by_file(con: Connection, source_files: list[str]) -> dict[str, list]:
-    """Per file: its run_comparisons rows against its previous run, judged at 95% (none in a
-    warehouse built before the mart existed)."""
-    if "run_comparisons" not in tables(con):
-        return {f: [] for f in source_files}
-    found = rows_by_file(
-        con,
-        f"""
-        select c.head_file as source_file, c.*
-        from run_comparisons as c
-        inner join runs on runs.source_file = c.head_file
-            and runs.previous_source_file = c.base_file
-        where c.head_file {IN_FILES}
-        """,
-        [source_files],
-    )
+    compared = rows_by_file(
+        con, f"select * from report_run_comparisons where source_file {IN_FILES}",
+        [source_files])
     order = list(significance.METRICS)
-    return {f: [significance.judge(r) for r in sorted(found[f],
-                                                      key=lambda r: order.index(r["metric"]))]
-            for f in source_files}
+    return {
+        f: {**found[f][0], "changes": [
+            significance.judge(r)
+            for r in sorted(compared[f], key=lambda r: order.index(r["metric"]))]}
+        if found[f] else None
+        for f in source_files
+    }
 
 
 def speed_rubrics(con: Connection, rule: str) -> list[dict]:
@@ -476,14 +322,12 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
     """Each file's context for the generic report; every query runs once for all files."""
     agent = spec["agent"]
     figures = rounds(con, agent, source_files)
-    scores = bucket_counts(con, agent, source_files, "intent_score")
-    speeds = bucket_counts(con, agent, source_files, "speed_points")
+    scores = distributions(con, agent, source_files, "intent_score")
+    speeds = distributions(con, agent, source_files, "speed_points")
     rubrics = speed_rubrics(con, spec["speed_rubric"])
     checks = spec["has_check_results"]
     per_file = {
-        "query_count": query_counts(con, agent, source_files),
-        "statuses": statuses(con, agent, source_files),
-        "score_sources": score_sources(con, agent, source_files),
+        "item_counts": item_counts(con, agent, source_files),
         "consistency": consistency(con, agent, source_files),
         "failure_patterns": failure_patterns(con, agent, source_files),
         "mismatched_queries": mismatched_queries(con, agent, source_files),
@@ -511,14 +355,12 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
             "set": figures[f][-1],
             "figures": figures[f],
             "round_labels": [r["label"] for r in figures[f][:-1]],
-            "score_buckets": scores[f],
-            "speed_buckets": speeds[f],
-            "score_distribution": distribution(scores[f]),
-            "speed_distribution": distribution(speeds[f]),
+            "score_distribution": scores[f],
+            "speed_distribution": speeds[f],
             "charts": {
-                "scores": charts.score_lines(distribution(scores[f])),
+                "scores": charts.score_lines(scores[f]),
                 "speed": charts.band_bars(
-                    distribution(speeds[f]),
+                    speeds[f],
                     band_labels(con, rubrics[0]["rubric"]) if len(rubrics) == 1 else None),
             },
             "speed_rubrics": rubrics,

@@ -15,8 +15,15 @@ def platform_figures(con: Connection, agent: str, source_files: list[str]) -> di
         return {f: {"summary": None, "latency": [], "categories": []} for f in source_files}
     summaries = rows_by_file(
         con,
-        f"select * exclude (agent) from platform_summary "
-        f"where agent = ? and source_file {IN_FILES}",
+        f"""
+        select source_file, item_count, total_score, total_scored_count,
+               consistency_given_count, fail_total_below, fail_count, fail_rate, error_rate,
+               empty_rate, p50_single_sec, p90_single_sec, timed_single_count, p50_multi_sec,
+               p90_multi_sec, timed_multi_count, unclassified_count, untimed_count,
+               total_score_ci_low, total_score_ci_high
+        from platform_summary
+        where agent = ? and source_file {IN_FILES}
+        """,
         [agent, source_files],
     )
     categories = rows_by_file(

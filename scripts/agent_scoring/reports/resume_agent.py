@@ -21,11 +21,9 @@ def tracks(con: Connection, source_files: list[str]) -> ByFile:
     return rows_by_file(
         con,
         f"""
-        select source_file, track, count(*) as item_count, min(speed_rubric) as speed_rubric,
-               count(distinct speed_rubric) > 1 as mixed_rubric
-        from item_scores
-        where agent = ? and source_file {IN_FILES} and track is not null
-        group by source_file, track
+        select source_file, track, item_count, speed_rubric, mixed_rubric
+        from report_tracks
+        where agent = ? and source_file {IN_FILES}
         order by track
         """,
         [AGENT, source_files],
@@ -90,39 +88,21 @@ def consistency_by_track(found: list[dict], groups: list[str]) -> list[dict]:
     return [by_track[g] | {"label": "전체" if g == "all" else g} for g in groups if g in by_track]
 
 
-def track_set_scores(con: Connection, source_files: list[str]) -> ByFile:
-    """Per file: set figures of single tracks, for `weakest_tracks`."""
-    # ordered, so that tied tracks are listed the same way on every build
-    return rows_by_file(
+def weakest_tracks(con: Connection, source_files: list[str]) -> ByFile:
+    """Per file and metric: the track with the lowest set figure (ties: every tied track)."""
+    found = rows_by_file(
         con,
         f"""
-        select source_file, track, {", ".join(METRICS)}
-        from set_scores
-        where agent = ? and source_file {IN_FILES} and track like 'Track _'
-        order by source_file, track
+        select source_file, metric, weakest_tracks, lowest, highest
+        from report_weakest_tracks
+        where agent = ? and source_file {IN_FILES}
+        order by metric_order
         """,
         [AGENT, source_files],
     )
-
-
-def weakest_tracks(found: list[dict]) -> list[dict]:
-    """Per metric, the track with the lowest set figure (ties: every tied track)."""
-    result = []
-    for column, name in METRICS.items():
-        scored = [r for r in found if r[column] is not None]
-        if not scored:
-            continue
-        low = min(r[column] for r in scored)
-        high = max(r[column] for r in scored)
-        result.append(
-            {
-                "metric": name,
-                "tracks": ", ".join(r["track"] for r in scored if r[column] == low),
-                "score": low,
-                "best": high,
-            }
-        )
-    return result
+    return {f: [{"metric": METRICS[r["metric"]], "tracks": r["weakest_tracks"],
+                 "score": r["lowest"], "best": r["highest"]} for r in found[f]]
+            for f in source_files}
 
 
 def partial_phrases(con: Connection, source_files: list[str]) -> ByFile:
@@ -130,16 +110,10 @@ def partial_phrases(con: Connection, source_files: list[str]) -> ByFile:
     return rows_by_file(
         con,
         f"""
-        select i.source_file, i.partial_phrase as phrase, count(*) as n,
-               string_agg(distinct i.track, ', ' order by i.track) as tracks,
-               string_agg(distinct i.query_id, ', ' order by i.query_id) as query_ids,
-               -- the first reply in the file, so the example is the same on every build
-               left(arg_min(i.reply_excerpt, i.record_no)
-                        filter (where i.reply_excerpt is not null), 120) as example
-        from item_scores as i
-        where i.agent = ? and i.source_file {IN_FILES} and i.status = 'partial'
-        group by i.source_file, i.partial_phrase
-        order by n desc, phrase
+        select source_file, phrase, item_count, tracks, query_ids, example
+        from report_partial_phrases
+        where agent = ? and source_file {IN_FILES}
+        order by phrase_rank
         """,
         [AGENT, source_files],
     )
@@ -147,19 +121,13 @@ def partial_phrases(con: Connection, source_files: list[str]) -> ByFile:
 
 def failed_queries(con: Connection, source_files: list[str]) -> ByFile:
     """Per file: failing queries (error/empty in any round) by track and message shape."""
-    # status last breaks ties between an error and an empty group of the same pattern.
     return rows_by_file(
         con,
         f"""
-        select source_file, coalesce(track, '(Track 없음)') as track, status,
-               coalesce(left(regexp_replace(error_message, '[0-9]+', 'N', 'g'), 80),
-                        '(응답 없음)') as pattern,
-               count(*) as n,
-               string_agg(distinct query_id, ', ' order by query_id) as query_ids
-        from item_scores
-        where agent = ? and source_file {IN_FILES} and status in ('error', 'empty')
-        group by all
-        order by n desc, track, pattern, status
+        select source_file, track, status, pattern, item_count, query_ids
+        from report_track_failures
+        where agent = ? and source_file {IN_FILES}
+        order by failure_rank
         """,
         [AGENT, source_files],
     )
@@ -174,7 +142,9 @@ def extra_contexts(
         "per_round": round_rows(con, source_files),
         "per_set": set_rows(con, source_files),
         "consistency": consistency_rows(con, source_files),
-        "track_sets": track_set_scores(con, source_files),
+        "weakest_tracks": weakest_tracks(con, source_files),
+        **{metric: by_group(con, source_files, metric)
+           for metric in ("intent_score", "speed_points")},
     }
     as_is = {
         "failed_queries": failed_queries(con, source_files),
@@ -192,29 +162,36 @@ def extra_contexts(
     }
 
 
+def by_group(con: Connection, source_files: list[str], metric: str) -> dict[str, dict]:
+    """Per file: the distribution of `metric` per rubric group of its tracks."""
+    groups = {rubric: common.distributions(con, AGENT, source_files, metric, rubric)
+              for rubric in ("single", "multi")}
+    return {f: {rubric: found[f] for rubric, found in groups.items()} for f in source_files}
+
+
 def _context(base: dict, d: dict) -> dict:
     """One file's track figures from its share `d` of the batched rows."""
-    figures, track_rows = base["figures"], d["tracks"]
+    track_rows = d["tracks"]
     groups = [*(t["track"] for t in track_rows), "all"]
     speed_groups = [g for g in SPEED_GROUPS if any(r["track"] == g for r in d["per_set"])]
     return {
         "tracks": track_rows,
-        "untracked_count": figures[-1]["item_count"] - sum(t["item_count"] for t in track_rows),
+        "untracked_count": base["item_counts"]["untracked_count"],
         "groups": groups,
         "speed_groups": speed_groups,
         "table": track_table(d["per_round"], d["per_set"], [*groups, *speed_groups]),
         "consistency": consistency_by_track(d["consistency"], groups),
         "score_distributions": distributions(
-            base["score_buckets"], track_rows, {"single": "단일", "multi": "복수"}, "scores"),
+            d["intent_score"], track_rows, {"single": "단일", "multi": "복수"}, "scores"),
         "speed_distributions": distributions(
-            base["speed_buckets"], track_rows, {"single": "단일 루브릭", "multi": "복수 루브릭"},
+            d["speed_points"], track_rows, {"single": "단일 루브릭", "multi": "복수 루브릭"},
             "speed"),
-        "weakest_tracks": weakest_tracks(d["track_sets"]),
+        "weakest_tracks": d["weakest_tracks"],
     }
 
 
 def distributions(
-    counts: list[dict], track_rows: list[dict], labels: dict[str, str], kind: str
+    by_rubric: dict[str, list[dict]], track_rows: list[dict], labels: dict[str, str], kind: str
 ) -> list[dict]:
     """0-5 distributions per rubric group of one file's tracks (`labels`: rubric → name),
     e.g. Track 1 + Track 2 (단일), each with its chart (`kind`: scores or speed)."""
@@ -223,7 +200,7 @@ def distributions(
         group = tuple(t["track"] for t in track_rows if t["speed_rubric"] == rubric)
         if group:
             name = f"{' + '.join(group)} ({label})"
-            rows = common.distribution(counts, group)
+            rows = by_rubric[rubric]
             chart = (charts.score_lines(rows, name) if kind == "scores"
                      else charts.band_bars(rows, None, f"{name}, 세트"))
             result.append({"name": name, "rows": rows, "chart": chart})

@@ -7,7 +7,8 @@ from __future__ import annotations
 from agent_scoring.reports import IN_FILES, ByFile, Connection, rows_by_file
 
 AGENT = "url_agent"
-REQUIRED_TABLES = ("url_agent__url_matches",)
+REQUIRED_TABLES = ("report_url_agent__accuracy", "report_url_agent__failure_reasons",
+                   "report_url_agent__failed_items")
 SHOWN_FAILURES = 30
 
 
@@ -16,27 +17,13 @@ def accuracy_by_round(con: Connection, source_files: list[str]) -> ByFile:
     return rows_by_file(
         con,
         f"""
-        with items as (
-            select i.source_file, i.round_label, i.round_room, i.round_repeat,
-                   i.accuracy_score
-            from item_scores as i
-            where i.agent = ? and i.source_file {IN_FILES}
-        ),
-        grouped as (
-            select source_file, round_label as label, min(round_room) as room,
-                   min(round_repeat) as rep, count(*) as items,
-                   count_if(accuracy_score = 5) as success, count_if(accuracy_score = 3) as partial,
-                   count_if(accuracy_score = 0) as failed,
-                   count(accuracy_score) as scored, avg(accuracy_score) as mean
-            from items
-            group by grouping sets ((source_file, round_label), (source_file))
-        )
-        select source_file, coalesce(label, '세트') as label, items, success, partial, failed,
-               items - scored as unscored, success / nullif(scored, 0) as success_rate, mean
-        from grouped
-        order by label is null, room, rep, label
+        select source_file, row_label, item_count, success_count, partial_count, failed_count,
+               unscored_count, success_rate, mean_accuracy
+        from report_url_agent__accuracy
+        where source_file {IN_FILES}
+        order by row_order
         """,
-        [AGENT, source_files],
+        [source_files],
     )
 
 
@@ -45,16 +32,12 @@ def failure_reasons(con: Connection, source_files: list[str]) -> ByFile:
     return rows_by_file(
         con,
         f"""
-        select m.source_file, m.failure_reason as reason,
-               count(*) as n,
-               string_agg(distinct i.round_label, ', ' order by i.round_label) as rounds
-        from url_agent__url_matches as m
-        inner join item_scores as i using (source_file, record_no)
-        where i.agent = ? and m.source_file {IN_FILES} and m.failure_reason is not null
-        group by m.source_file, m.failure_reason
-        order by n desc, reason
+        select source_file, failure_reason, item_count, rounds
+        from report_url_agent__failure_reasons
+        where source_file {IN_FILES}
+        order by reason_rank
         """,
-        [AGENT, source_files],
+        [source_files],
     )
 
 
@@ -63,20 +46,13 @@ def failed_items(con: Connection, source_files: list[str]) -> ByFile:
     return rows_by_file(
         con,
         f"""
-        select m.source_file, i.query_id, i.query_text, i.round_label, m.failure_reason,
-               m.match_kind, i.accuracy_score,
-               coalesce(m.expected_data_key, m.expected_path) as expected,
-               array_to_string(m.button_urls, ' ') as returned,
-               i.error_message,
-               count(*) over (partition by m.source_file) as total
-        from url_agent__url_matches as m
-        inner join item_scores as i using (source_file, record_no)
-        where i.agent = ? and m.source_file {IN_FILES} and m.failure_reason is not null
-        qualify row_number() over (partition by m.source_file order by m.record_no)
-                <= {SHOWN_FAILURES}
-        order by m.record_no
+        select source_file, query_id, query_text, round_label, failure_reason, match_kind,
+               accuracy_score, expected, returned, error_message, file_failed_count
+        from report_url_agent__failed_items
+        where source_file {IN_FILES} and item_rank <= ?
+        order by item_rank
         """,
-        [AGENT, source_files],
+        [source_files, SHOWN_FAILURES],
     )
 
 
@@ -91,8 +67,8 @@ def extra_contexts(
             "accuracy_rows": accuracy[f],
             "failure_reasons": reasons[f],
             "failed_items": failed[f],
-            "failed_hidden": max(0, (failed[f][0]["total"] if failed[f] else 0)
-                                 - len(failed[f])),
+            "failed_hidden": (failed[f][0]["file_failed_count"] - len(failed[f])
+                              if failed[f] else 0),
         }
         for f in source_files
     }
