@@ -1,12 +1,11 @@
 {% macro pass_ratio_points(ratio) -%}
-    {#- Seed 001 §2-3: checklist pass ratio to 0-5; lower bounds inclusive, 0 < r < 0.25 is 1. -#}
+    {#- Seed 001 §2-3: a checklist pass ratio to 0-5 points by var('pass_ratio_bands'), best
+        band first (1.00 → 5, 0.75 → 4, 0.5 → 3, 0.25 → 2, above 0 → 1, 0 → 0). -#}
     case
         when {{ ratio }} is null then null
-        when {{ ratio }} >= 1.0 then 5
-        when {{ ratio }} >= 0.75 then 4
-        when {{ ratio }} >= 0.5 then 3
-        when {{ ratio }} >= 0.25 then 2
-        when {{ ratio }} > 0 then 1
+        {%- for band in var('pass_ratio_bands') %}
+        when {{ ratio }} {{ '>' if band.get('above') else '>=' }} {{ band['from'] }} then {{ band['points'] }}
+        {%- endfor %}
         else 0
     end
 {%- endmacro %}

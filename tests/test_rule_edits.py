@@ -43,7 +43,9 @@ def test_a_macro_a_seed_row_and_a_var_edit_each_rescore_and_undoing_them_restore
     assert any(s[0] == 5 for s in first.values()) and any(s[2] for s in first.values())
 
     # a full pass scores 4 instead of 5 (macros/pass_ratio_points.sql)
-    undo = edited(root / "macros" / "pass_ratio_points.sql", ">= 1.0 then 5", ">= 1.0 then 4")
+    undo = edited(root / "macros" / "pass_ratio_points.sql",
+                  "when {{ ratio }} is null then null",
+                  "when {{ ratio }} is null then null when {{ ratio }} >= 1.0 then 4")
     after = build()
     assert after == {n: (4 if s[0] == 5 else s[0], *s[1:]) for n, s in first.items()}
     undo()

@@ -235,7 +235,9 @@ select
     figures.stability_score_ci_low,
     figures.stability_score_ci_high,
     figures.consistency_score_ci_low,
-    figures.consistency_score_ci_high
+    figures.consistency_score_ci_high,
+    -- the agent's latest run: what `compare` and `check` take by default
+    runs.run_order = max(runs.run_order) over (partition by runs.agent) as is_latest_run
 from with_shares as runs
 left join chain
     on chain.agent = runs.agent and chain.source_file = runs.source_file

@@ -71,14 +71,7 @@ def select_pairs(
             raise SelectionError(f"{base} is a run of {base_run['agent']}, {head} of "
                                  f"{head_run['agent']}: compare runs of one agent")
         return [Pair(head_run["agent"], head_run, base_run)]
-    latest = rows(
-        con,
-        """
-        select * from runs
-        qualify row_number() over (partition by agent order by run_order desc) = 1
-        order by agent
-        """,
-    )
+    latest = rows(con, "select * from runs where is_latest_run order by agent")
     pairs = []
     for head_run in latest:
         if agents and head_run["agent"] not in agents:
@@ -113,16 +106,16 @@ def latency(con: Connection, source_file: str) -> dict:
 
 def trend(con: Connection, head: dict, limit: int = TREND_RUNS) -> list[dict]:
     """The last `limit` runs of the head's test set, up to the head, oldest first."""
+    head_seq = latency(con, head["source_file"]).get("run_seq")
     found = rows(
         con,
         """
         select * from run_trends
-        where agent = ? and test_set_key = ?
-            and run_seq <= (select run_seq from run_trends where source_file = ?)
+        where agent = ? and test_set_key = ? and run_seq <= ?
         order by run_seq desc
         limit ?
         """,
-        [head["agent"], head["test_set_key"], head["source_file"], limit],
+        [head["agent"], head["test_set_key"], head_seq, limit],
     )
     return list(reversed(found))
 

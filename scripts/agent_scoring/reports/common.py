@@ -34,6 +34,7 @@ COUNTS = ", ".join([*(f"status_{s}_count" for s in ("ok", "partial", "error", "e
                     *(f"source_{s}_count" for s in ("llm", "heuristic", "gate", "none"))])
 GENERIC_TEMPLATE = "generic_report.md.j2"
 REQUIRED_TABLES = ("agents", "runs", "round_scores", "set_scores", "consistency", "speed_bands",
+                   "pass_ratio_bands",
                    "report_score_distribution", "report_failure_patterns",
                    "report_mismatched_queries", "report_item_counts", "report_failed_checks",
                    "report_check_kinds", "report_previous_runs", "report_run_comparisons")
@@ -310,6 +311,11 @@ def previous_runs(con: Connection, source_files: list[str]) -> dict[str, dict | 
     }
 
 
+def pass_ratio_rule(con: Connection) -> str:
+    """The checklist pass-ratio rule as the team writes it, from the pass_ratio_bands mart."""
+    return rows(con, "select rule_text from pass_ratio_bands limit 1")[0]["rule_text"]
+
+
 def speed_rubrics(con: Connection, rule: str) -> list[dict]:
     """The rubrics an agent's speed rule can use, named and written as the seeds do."""
     return [
@@ -326,6 +332,7 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
     speeds = distributions(con, agent, source_files, "speed_points")
     rubrics = speed_rubrics(con, spec["speed_rubric"])
     checks = spec["has_check_results"]
+    rule_text = pass_ratio_rule(con) if checks else None
     per_file = {
         "item_counts": item_counts(con, agent, source_files),
         "consistency": consistency(con, agent, source_files),
@@ -364,6 +371,7 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
                     band_labels(con, rubrics[0]["rubric"]) if len(rubrics) == 1 else None),
             },
             "speed_rubrics": rubrics,
+            "pass_ratio_rule": rule_text,
             "speed_rubric_name": " / ".join(r["name"] for r in rubrics),
             **{name: values[f] for name, values in per_file.items()},
         }
