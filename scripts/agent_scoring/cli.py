@@ -79,6 +79,21 @@ class LazyGroup(click.Group):
     default=None,
     help="DuckDB file built by dbt [default: $AGENT_SCORING_DB or agent_scoring.duckdb].",
 )
+@click.option(
+    "--target",
+    type=click.Choice(["duckdb", "spark"]),
+    default="duckdb",
+    show_default=True,
+    help="Read the DuckDB file (--db), or what `dbt build --target spark` built, through "
+    "the Spark session of the project's profiles.yml (--project).",
+)
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="With --target spark: the agent-scoring project (its profiles.yml).",
+)
 @click.pass_context
 def main(
     ctx: click.Context,
@@ -87,6 +102,8 @@ def main(
     out_dir: Path,
     to_stdout: bool,
     db_path: Path | None,
+    target: str,
+    project: Path,
 ) -> None:
     """Render one markdown report per agent and source file from the scoring marts."""
     if ctx.invoked_subcommand is not None:
@@ -95,7 +112,7 @@ def main(
     path = db_path or default_db_path()
     files = tuple(unicodedata.normalize("NFC", name) for name in files)  # as the loader stores
     try:
-        with open_warehouse(path) as con, damage_reported(path):
+        with opened(target, path, project) as con, damage_reported(path):
             written, failed, found = write_reports(con, path, agents, files, out_dir, to_stdout)
             refused = [entry for entry in refused_files(con, agents)
                        if not files or entry.source_file in files]
@@ -118,6 +135,15 @@ def main(
         click.echo(f"no scored files for {wanted} in {path}; nothing written", err=True)
     if refused:
         raise refused_error(refused)
+
+
+def opened(target: str, path: Path, project: Path):
+    """The warehouse to read: the DuckDB file, or the spark target's tables."""
+    if target == "spark":
+        from agent_scoring.spark import open_spark_warehouse
+
+        return open_spark_warehouse(project)
+    return open_warehouse(path)
 
 
 def write_reports(

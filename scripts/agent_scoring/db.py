@@ -1,12 +1,16 @@
-"""Opening the warehouse read-only, with errors a user can act on."""
+"""The one way into the warehouse: opening it read-only with errors a user can act on, and
+the plain selects every report sends (`rows`), on DuckDB or on what the Spark target built
+(agent_scoring.spark.SparkConnection)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import re
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, Protocol
 
 import duckdb
 
@@ -14,6 +18,85 @@ DEFAULT_DB = "agent_scoring.duckdb"
 # A report is ~100 small queries: below this size one thread answers them faster than
 # several (scheduling costs more than it saves); above it, DuckDB's default is faster.
 SMALL_WAREHOUSE_BYTES = 256 << 20
+
+
+class Connection(Protocol):
+    """What the reports need of a warehouse connection: DuckDB's, or SparkConnection."""
+
+    description: Any
+
+    def execute(self, sql: str, params: list | None = None) -> Any: ...
+
+
+ByFile = dict[str, list[dict]]
+# `source_file {IN_FILES}` with the files as one list parameter: `rows` writes it out as
+# `in (?, ?, …)`, which every engine reads.
+IN_FILES = "in ?"
+
+
+def spelled_out(sql: str, params: list) -> tuple[str, list]:
+    """`sql` and `params` with each list parameter written as `(?, ?, …)` (`(null)` when
+    empty: no row matches)."""
+    parts = sql.split("?")
+    if len(parts) - 1 != len(params):
+        raise ValueError(f"{len(params)} parameters for {len(parts) - 1} markers: {sql}")
+    text, flat = [parts[0]], []
+    for param, rest in zip(params, parts[1:], strict=True):
+        if isinstance(param, (list, tuple)):
+            text.append(f"({', '.join('?' * len(param))})" if param else "(null)")
+            flat.extend(param)
+        else:
+            text.append("?")
+            flat.append(param)
+        text.append(rest)
+    return "".join(text), flat
+
+
+def rows(con: Connection, sql: str, params: list | None = None) -> list[dict]:
+    """Run a plain select and return its rows as dicts keyed by column name."""
+    cur = con.execute(*spelled_out(sql, params or []))
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=False)) for r in cur.fetchall()]
+
+
+def rows_by_file(con: Connection, sql: str, params: list | None = None) -> ByFile:
+    """`rows` split by their `source_file` column (dropped from each row), in query order;
+    a file without rows maps to []."""
+    grouped: ByFile = defaultdict(list)
+    for r in rows(con, sql, params):
+        grouped[r.pop("source_file")].append(r)
+    return grouped
+
+
+def first_by_file(found: ByFile, source_files: list[str], default: dict) -> dict[str, dict]:
+    """Per file: its first row, or `default` for a file without rows."""
+    return {f: found[f][0] if found[f] else dict(default) for f in source_files}
+
+
+def tables(con: Connection) -> set[str]:
+    """The tables and views of the warehouse's main schema."""
+    if hasattr(con, "table_names"):  # Spark: no information_schema
+        return set(con.table_names())
+    return {r["table_name"] for r in rows(
+        con, "select table_name from information_schema.tables where table_schema = 'main'")}
+
+
+def columns(con: Connection, table: str) -> list[str]:
+    """A table's column names in order."""
+    if hasattr(con, "column_names"):
+        return con.column_names(table)
+    return [r["column_name"] for r in rows(
+        con, "select column_name from information_schema.columns where table_name = ? "
+        "and table_schema = 'main' order by ordinal_position", [table])]
+
+
+def table_comment(con: Connection, table: str) -> str | None:
+    """The description dbt wrote on a table (persist_docs), if any."""
+    if hasattr(con, "table_comment"):
+        return con.table_comment(table)
+    found = rows(con, "select comment from duckdb_tables() where table_name = ? "
+                 "and schema_name = 'main'", [table])
+    return found[0]["comment"] if found else None
 
 
 class WarehouseError(Exception):
@@ -93,13 +176,10 @@ def connect_read_only(path: Path) -> duckdb.DuckDBPyConnection:
     return con
 
 
-def require_tables(con: duckdb.DuckDBPyConnection, path: Path, tables: list[str]) -> None:
+def require_tables(con: Connection, path: Path, needed: list[str]) -> None:
     """Fail with one line when the marts a report needs were never built."""
-    present = {
-        row[0]
-        for row in con.execute("select table_name from information_schema.tables").fetchall()
-    }
-    missing = [t for t in tables if t not in present]
+    present = tables(con)
+    missing = [t for t in needed if t not in present]
     if missing:
         raise WarehouseError(
             f"{path}: table {missing[0]} is missing; run `dbt build` first"

@@ -1,9 +1,10 @@
 """Reading what the Spark target built (docs/spark.md).
 
-The Spark tables live in a metastore and a warehouse folder that only Spark reads well, so
-the reports read a DuckDB copy of them: `copy_warehouse` opens the same in-process Spark
-session as the `spark` target of profiles.yml and copies every table and view of the
-warehouse into a DuckDB file, which `score-report --db` then reads like any warehouse.
+`score-report --target spark` reads the Spark tables themselves: `SparkConnection` opens
+the same in-process Spark session as the `spark` target of profiles.yml and answers the
+reports' plain selects as a DuckDB connection would. `copy_warehouse` (`score-report
+spark-copy`) copies every table and view into a DuckDB file instead, for the DuckDB CLI or
+another machine.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import jinja2
 import yaml
 
 SCHEMAS = ("main", "raw")
+# how messages name the warehouse of the spark target
+TARGET_LABEL = "the spark target"
 
 
 def spark_settings(project_dir: Path) -> dict[str, str]:
@@ -41,6 +44,75 @@ def spark_session(project_dir: Path) -> Any:
     for key, value in spark_settings(project_dir).items():
         builder = builder.config(key, value)
     return builder.getOrCreate()
+
+
+class SparkConnection:
+    """The Spark session behind the reports' connection interface: `execute(sql, params)`
+    with `?` markers, then `description` and `fetchall()`; rows as plain Python values
+    (a struct as a dict, a VARIANT as its JSON text)."""
+
+    def __init__(self, session: Any, schema: str = "main") -> None:
+        self.session = session
+        self.schema = schema
+        self.description: list[tuple[str]] = []
+        self._rows: list[tuple] = []
+
+    def execute(self, sql: str, params: list | None = None) -> SparkConnection:
+        frame = self.session.sql(sql, args=list(params)) if params else self.session.sql(sql)
+        self.description = [(field.name,) for field in frame.schema.fields]
+        self._rows = [tuple(plain_value(value) for value in row) for row in frame.collect()]
+        return self
+
+    def fetchall(self) -> list[tuple]:
+        return self._rows
+
+    def fetchone(self) -> tuple | None:
+        return self._rows[0] if self._rows else None
+
+    def table_names(self) -> list[str]:
+        return [t.name for t in self.session.catalog.listTables(self.schema)]
+
+    def column_names(self, table: str) -> list[str]:
+        return [c.name for c in self.session.catalog.listColumns(table, self.schema)]
+
+    def table_comment(self, table: str) -> str | None:
+        return self.session.catalog.getTable(f"{self.schema}.{table}").description
+
+    def close(self) -> None:
+        """The session stays: it is this process's, and cheap to keep until exit."""
+
+    def __enter__(self) -> SparkConnection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_spark_warehouse(project_dir: Path) -> SparkConnection:
+    """What the spark target built, once its last build finished (as open_warehouse)."""
+    from agent_scoring.db import UnfinishedBuild, require_finished_build
+
+    con = SparkConnection(spark_session(project_dir))
+    if not con.session.catalog.tableExists("raw.builds"):
+        raise UnfinishedBuild(f"{TARGET_LABEL}: no `dbt build` is recorded in it; run "
+                              "`dbt build --target spark`")
+    require_finished_build(con, Path(TARGET_LABEL))
+    return con
+
+
+def plain_value(value: Any) -> Any:
+    """A Spark value as DuckDB's Python API gives it."""
+    from pyspark.sql import Row
+
+    if isinstance(value, Row):
+        return {key: plain_value(item) for key, item in value.asDict().items()}
+    if isinstance(value, list):
+        return [plain_value(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain_value(item) for key, item in value.items()}
+    if hasattr(value, "toJson"):  # pyspark's VariantVal
+        return value.toJson()
+    return value
 
 
 def as_plain_columns(session: Any, name: str) -> Any:

@@ -11,19 +11,22 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 from types import ModuleType
 
-import duckdb
+# the database access every reporter uses, from the one module that owns it
+from agent_scoring.db import (  # noqa: F401 - re-exported for the reporters
+    IN_FILES,
+    ByFile,
+    Connection,
+    first_by_file,
+    rows,
+    rows_by_file,
+    tables,
+)
 
-Connection = duckdb.DuckDBPyConnection
-ByFile = dict[str, list[dict]]
-
-# `source_file {IN_FILES}`: the batched queries' filter, one varchar[] of the files rendered.
-IN_FILES = "in (select unnest(?::varchar[]))"
 # the speed rubrics as every report names them
 RUBRIC_NAMES = {"single": "단일", "multi": "복수"}
 
@@ -49,31 +52,6 @@ class Reporter:
         if self.batch_context is None:
             return [self.context(con, f) for f in source_files]
         return self.batch_context(con, source_files)
-
-
-def rows(con: Connection, sql: str, params: list | None = None) -> list[dict]:
-    """Run a query and return rows as dicts keyed by column name."""
-    cur = con.execute(sql, params or [])
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=False)) for r in cur.fetchall()]
-
-
-def rows_by_file(con: Connection, sql: str, params: list | None = None) -> ByFile:
-    """`rows` split by their `source_file` column (dropped from each row), in query order;
-    a file without rows maps to []."""
-    grouped: ByFile = defaultdict(list)
-    for r in rows(con, sql, params):
-        grouped[r.pop("source_file")].append(r)
-    return grouped
-
-
-def first_by_file(found: ByFile, source_files: list[str], default: dict) -> dict[str, dict]:
-    """Per file: its first row, or `default` for a file without rows."""
-    return {f: found[f][0] if found[f] else dict(default) for f in source_files}
-
-
-def tables(con: Connection) -> set[str]:
-    return {r["table_name"] for r in rows(con, "select table_name from information_schema.tables")}
 
 
 def agent_extension(agent: str) -> ModuleType | None:

@@ -13,6 +13,7 @@ from pathlib import PurePath
 from types import ModuleType
 
 from agent_scoring import significance
+from agent_scoring.db import columns, table_comment
 from agent_scoring.reports import (
     IN_FILES,
     RUBRIC_NAMES,
@@ -23,6 +24,7 @@ from agent_scoring.reports import (
     first_by_file,
     rows,
     rows_by_file,
+    tables,
 )
 from agent_scoring.reports.data_quality import data_quality_by_file
 from agent_scoring.reports.llm_audit import audits
@@ -244,39 +246,22 @@ def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dic
     """Per file: each of the agent's own marts (see the agents mart) with its description
     and its first rows for that file, for the generic report to show as tables."""
     result: dict[str, list] = {f: [] for f in source_files}
-    described = {
-        r["table_name"]: r["comment"]
-        for r in rows(con, "select table_name, comment from duckdb_tables()")
-    }
+    present = tables(con)
     for mart in marts:
-        if mart not in described:
+        names = columns(con, mart) if mart in present else []
+        if "source_file" not in names:
             continue
-        columns = [
-            r["column_name"]
-            for r in rows(
-                con,
-                "select column_name from duckdb_columns() where table_name = ? "
-                "order by column_index",
-                [mart],
-            )
-        ]
-        if "source_file" not in columns:
-            continue
-        shown = [c for c in columns if c not in ("agent", "source_file", "file_fingerprint")]
-        order = "record_no" if "record_no" in shown else ", ".join(f'"{c}"' for c in shown)
+        shown = [c for c in names if c not in ("agent", "source_file", "file_fingerprint")]
+        order = "record_no" if "record_no" in shown else ", ".join(shown)
         for f in source_files:
-            table = rows(
-                con,
-                f"""select {", ".join(f'"{c}"' for c in shown)} from "{mart}"
-                where source_file = ? order by {order} limit ?""",
-                [f, SHOWN_MART_ROWS],
-            )
-            # the agent's own mart: no reporting model can know its rows, so count them here
-            total = rows(con, f'select count(*) as n from "{mart}" where source_file = ?',
+            table = rows(con, f"select {', '.join(shown)} from {mart} where source_file = ? "
+                              f"order by {order} limit {SHOWN_MART_ROWS}", [f])
+            # the agent's own mart: no reporting model knows its rows, so count them here
+            total = rows(con, f"select count(*) as n from {mart} where source_file = ?",
                          [f])[0]["n"]
             result[f].append({
                 "name": mart,
-                "description": described[mart],
+                "description": table_comment(con, mart),
                 "columns": shown,
                 "rows": [[r[c] for c in shown] for r in table],
                 "hidden": max(0, total - len(table)),
