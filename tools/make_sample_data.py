@@ -1,6 +1,6 @@
 """Generate the sample exports in ``samples/``.
 
-    python scripts/make_sample_data.py
+    python tools/make_sample_data.py
 
 writes
 
