@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from agent_scoring.bench.generate import failure_payload
+from agent_bench.generate import failure_payload
 
 SEED = 20260305
 ROOT = Path(__file__).resolve().parents[1]

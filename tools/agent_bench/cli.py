@@ -26,21 +26,21 @@ from typing import Any
 
 import click
 
-from agent_scoring.bench.dbt_floor import floor_command, write_floor_project
-from agent_scoring.bench.generate import (
+from agent_bench.dbt_floor import floor_command, write_floor_project
+from agent_bench.generate import (
     Faults,
     GeneratedFile,
     agent_of,
     generate_exports,
     parse_file_rows,
 )
-from agent_scoring.bench.measure import DbtTimings, Measured, read_run_results, run_measured
-from agent_scoring.bench.pyscore import PROJECT_DIR, load_rules, score_files
-from agent_scoring.bench.warehouse import compare, warehouse_figures
+from agent_bench.measure import DbtTimings, Measured, read_run_results, run_measured
+from agent_bench.pyscore import PROJECT_DIR, TOOLS_DIR, load_rules, score_files
+from agent_bench.warehouse import compare, warehouse_figures
 
 SAMPLES_DIR = PROJECT_DIR / "samples"
 DEFAULT_TEMPLATE = SAMPLES_DIR / "plan_agent_sample.csv"
-PACKAGE = "agent_scoring.bench"
+PACKAGE = "agent_bench"
 SMOKE_ROWS = 1000
 SMOKE_FILE_ROWS = "262-600"
 # the targets of issue 15
@@ -190,10 +190,11 @@ class Runner:
             DBT_LOG_PATH=str(base / "logs"),
             DBT_SEND_ANONYMOUS_USAGE_STATS="false",
             # the project's own package: its loader runs inside dbt, so a --project-dir of
-            # another version must not run this one's
-            PYTHONPATH=os.pathsep.join(
-                filter(None, [str(settings.project_dir / "scripts"), os.environ.get("PYTHONPATH")])
-            ),
+            # another version must not run this one's; then this bench's own tools, whose
+            # floor and pyscore steps run as `python -m agent_bench...`
+            PYTHONPATH=os.pathsep.join(filter(None, [
+                str(settings.project_dir / "scripts"), str(TOOLS_DIR), os.environ.get("PYTHONPATH")
+            ])),
         )
         if settings.memory_limit:
             self.env["AGENT_SCORING_MEMORY_LIMIT"] = settings.memory_limit
@@ -246,6 +247,12 @@ class Runner:
         step.inner_s.append(json.loads(out.read_text(encoding="utf-8"))["query_s"])
         (self.base / "floor.duckdb").unlink(missing_ok=True)
 
+    def pyscore(self, step: Step, out: Path) -> None:
+        """This bench's pure-Python scorer, with the rules (seeds, vars) of the measured project."""
+        cmd = [sys.executable, "-m", f"{PACKAGE}.pyscore", str(self.input_dir), "--out", str(out),
+               "--project-dir", str(self.settings.project_dir)]
+        step.runs.append(self.run("pyscore", cmd))
+
     def clean_warehouse(self) -> None:
         """A clean build: no database and no dbt target (so a full parse, as on a new machine)."""
         for path in (self.db, self.db.with_name(self.db.name + ".wal")):
@@ -297,9 +304,7 @@ def bench_size(rows: int, base: Path, settings: Settings, echo: Any) -> SizeResu
         runner.floor(floor_narrow, "narrow")
         runner.floor(floor_full, "full")
         if run_python:
-            cmd = [sys.executable, "-m", f"{PACKAGE}.pyscore", str(runner.input_dir),
-                   "--out", str(figures_path)]
-            python.runs.append(runner.run("pyscore", cmd))
+            runner.pyscore(python, figures_path)
         empty.clean_warehouse()
         empty.dbt_build("build-clean-no-input", empty_clean)
         empty.score_report("score-report-no-input", empty_report, *agent)
@@ -823,7 +828,7 @@ def generate(
 def spark(rows, file_rows, extra_rows, seed, template, workdir, project_dir) -> None:
     """The same exports on DuckDB and on the spark target (docs/spark.md): clean build and
     +1 file, one engine after the other (needs pip install -e '.[spark]' and Java 17)."""
-    from agent_scoring.bench.spark import compare_engines
+    from agent_bench.spark import compare_engines
 
     click.echo(f"== {rows:,} rows, DuckDB and Spark")
     figures = compare_engines(project_dir.resolve(), template.resolve(), rows,

@@ -1,4 +1,5 @@
-"""Benchmark of the scoring warehouse at scale (issue 7), kept out of the score-report CLI.
+"""Benchmark of the scoring warehouse at scale (issue 7): a development tool, kept out of the
+installed package (tools/, not scripts/; `scripts/bench` puts tools/ on sys.path).
 
 - `generate`: synthetic exports in the real format, resampled from a bundled sample;
 - `floor`: the one-query lower bound (read, parse Raw JSON once, aggregate);
