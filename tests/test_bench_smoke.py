@@ -152,7 +152,7 @@ def test_pure_python_gives_the_published_figures_on_the_real_export(rules):
 
 
 def test_a_skipped_step_is_written_to_json_without_figures():
-    from agent_bench.cli import Step
+    from agent_bench.results import Step
 
     skipped = Step(name="pure Python (csv + json)", rows=10, note="skipped").as_dict(1.5)
     assert (skipped["wall_s"], skipped["peak_rss_mb"], skipped["ratio_to_floor"]) == (
@@ -163,8 +163,8 @@ def test_a_skipped_step_is_written_to_json_without_figures():
 def test_the_added_file_target_is_the_median_of_the_pairs_differences():
     """--added-file-pairs: each +1 file build is compared with the no-change build right
     after it, and the verdict is the median of those differences."""
-    from agent_bench.cli import SizeResult, Step, size_targets
     from agent_bench.measure import Measured
+    from agent_bench.results import SizeResult, Step, size_targets
 
     def step(name: str, walls: list[float]) -> Step:
         return Step(name, 10, runs=[Measured(w, 1.0, 0, Path("log")) for w in walls])
@@ -179,7 +179,7 @@ def test_the_added_file_target_is_the_median_of_the_pairs_differences():
 
 
 def runner_for(project_dir: Path, work: Path):
-    from agent_bench.cli import Runner, Settings
+    from agent_bench.runner import Runner, Settings
 
     settings = Settings(
         project_dir=project_dir, template=SAMPLE, file_rows=(262, 262), extra_rows=262, seed=7,
@@ -212,8 +212,8 @@ def test_the_bench_starts_its_own_steps_in_another_project_dir(tmp_path, monkeyp
 
 
 def test_the_pure_python_scorer_reads_the_rules_of_the_project_it_measures(tmp_path):
-    from agent_bench.cli import Step
     from agent_bench.measure import Measured
+    from agent_bench.results import Step
 
     other = tmp_path / "other-version"
     runner = runner_for(other, tmp_path / "work")

@@ -1,8 +1,9 @@
 """The plan-agent rules (SCORING §0-§2) in plain Python: csv + json, one row at a time.
 
 This is the yardstick the warehouse is compared with, so it is written the way a careful
-engineer would without a database: no caching tricks, no parallelism. It reads the same
-configuration as the warehouse (seeds/check_paths.csv, seeds/check_key_aliases.csv,
+engineer would without a database: no caching tricks, no parallelism. It is one module of
+about 500 lines so that the whole yardstick reads top to bottom as one program. It reads the
+same configuration as the warehouse (seeds/check_paths.csv, seeds/check_key_aliases.csv,
 seeds/export_columns.csv and the vars in dbt_project.yml) and mirrors the SQL where the
 rules leave room: DuckDB's trim() strips Unicode space separators but not tabs or newlines,
 and RE2's \\s, \\w and \\b are ASCII-only, so the helpers below do the same.
