@@ -8,11 +8,13 @@ from __future__ import annotations
 import csv
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from agent_scoring.bench.generate import Faults, generate_exports
-from agent_scoring.bench.pyscore import load_rules, parse_checks, score_file, score_files
+from agent_bench.generate import Faults, generate_exports
+from agent_bench.pyscore import load_rules, parse_checks, score_file, score_files
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "samples" / "plan_agent_sample.csv"
@@ -150,7 +152,7 @@ def test_pure_python_gives_the_published_figures_on_the_real_export(rules):
 
 
 def test_a_skipped_step_is_written_to_json_without_figures():
-    from agent_scoring.bench.cli import Step
+    from agent_bench.results import Step
 
     skipped = Step(name="pure Python (csv + json)", rows=10, note="skipped").as_dict(1.5)
     assert (skipped["wall_s"], skipped["peak_rss_mb"], skipped["ratio_to_floor"]) == (
@@ -161,8 +163,8 @@ def test_a_skipped_step_is_written_to_json_without_figures():
 def test_the_added_file_target_is_the_median_of_the_pairs_differences():
     """--added-file-pairs: each +1 file build is compared with the no-change build right
     after it, and the verdict is the median of those differences."""
-    from agent_scoring.bench.cli import SizeResult, Step, size_targets
-    from agent_scoring.bench.measure import Measured
+    from agent_bench.measure import Measured
+    from agent_bench.results import SizeResult, Step, size_targets
 
     def step(name: str, walls: list[float]) -> Step:
         return Step(name, 10, runs=[Measured(w, 1.0, 0, Path("log")) for w in walls])
@@ -176,24 +178,56 @@ def test_the_added_file_target_is_the_median_of_the_pairs_differences():
                             "(pairs: +5.00, +0.00, +0.50)")
 
 
-def test_the_bench_runs_the_package_of_the_project_it_measures(tmp_path):
-    """The loader runs inside dbt: a `--project-dir` of another version must bring its own
-    package, or a before/after comparison measures this one twice."""
-    from agent_scoring.bench.cli import Runner, Settings
-    from agent_scoring.bench.generate import Faults
+def runner_for(project_dir: Path, work: Path):
+    from agent_bench.runner import Runner, Settings
 
-    other = tmp_path / "other-version"
     settings = Settings(
-        project_dir=other, template=SAMPLE, file_rows=(262, 262), extra_rows=262, seed=7,
+        project_dir=project_dir, template=SAMPLE, file_rows=(262, 262), extra_rows=262, seed=7,
         faults=Faults(), repeat=1, run_python=False, python_max_rows=0, exclude=(),
         memory_limit=None, threads=None, top=3,
     )
-    runner = Runner(tmp_path / "work", settings)
+    return Runner(work, settings)
+
+
+def test_the_bench_runs_the_package_of_the_project_it_measures(tmp_path):
+    """The loader runs inside dbt: a `--project-dir` of another version must bring its own
+    package, or a before/after comparison measures this one twice."""
+    other = tmp_path / "other-version"
+    runner = runner_for(other, tmp_path / "work")
     assert runner.env["PYTHONPATH"].split(os.pathsep)[0] == str(other / "scripts")
 
 
+def test_the_bench_starts_its_own_steps_in_another_project_dir(tmp_path, monkeypatch):
+    """The bench is not installed (tools/): its floors and scorer, started as
+    `python -m agent_bench...` in the measured project's directory, find this checkout's
+    tools/ through the step's environment alone."""
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    other = tmp_path / "other-version"
+    other.mkdir()
+    runner = runner_for(other, tmp_path / "work")
+    for module in ("agent_bench.floor", "agent_bench.pyscore"):
+        done = subprocess.run([sys.executable, "-m", module, "--help"], env=runner.env,
+                              cwd=other, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+
+def test_the_pure_python_scorer_reads_the_rules_of_the_project_it_measures(tmp_path):
+    from agent_bench.measure import Measured
+    from agent_bench.results import Step
+
+    other = tmp_path / "other-version"
+    runner = runner_for(other, tmp_path / "work")
+    started = []
+    runner.run = lambda label, cmd, fatal=True: started.append(cmd) or Measured(
+        0.0, 0.0, 0, Path("log"))
+    runner.pyscore(Step("pure Python", 0), tmp_path / "figures.json")
+    [cmd] = started
+    assert cmd[1:3] == ["-m", "agent_bench.pyscore"]
+    assert cmd[cmd.index("--project-dir") + 1] == str(other)
+
+
 def test_dbt_floor_project_has_one_trivial_view_per_node(tmp_path):
-    from agent_scoring.bench.dbt_floor import floor_command, write_floor_project
+    from agent_bench.dbt_floor import floor_command, write_floor_project
 
     root = write_floor_project(tmp_path / "floor", 3)
     assert sorted(p.name for p in (root / "models").iterdir()) == ["v_1.sql", "v_2.sql",

@@ -1,7 +1,7 @@
 """The orchestrator's routing test as the fourth agent (issue 39): router_agent is a registry
 entry that declares its export's shape (xlsx sheet, its own headers, one round per file,
 latency from a column) plus its rule. The bundled two runs' figures are checked against
-values counted by hand from scripts/router_sample_cases.csv.
+values counted by hand from tools/router_sample_cases.csv.
 
 Also: another agent declared in a copy of the project maps the same header (`응답값`)
 differently, reads its rows from a non-first sheet and its latency in ms, and a declaration
@@ -211,13 +211,13 @@ def test_a_declaration_that_cannot_work_is_one_line_naming_the_key(declared, key
 
 
 def test_the_samples_generator_writes_what_is_bundled(tmp_path, monkeypatch):
-    """The bundled xlsx hold what scripts/router_sample_cases.csv says (sheets and cells)."""
+    """The bundled xlsx hold what tools/router_sample_cases.csv says (sheets and cells)."""
     import importlib.util
 
     import openpyxl
 
     spec = importlib.util.spec_from_file_location(
-        "make_router_samples", REPO / "scripts" / "make_router_samples.py")
+        "make_router_samples", REPO / "tools" / "make_router_samples.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setattr(module, "SAMPLES", tmp_path)

@@ -2,9 +2,9 @@
 runs of the orchestrator's routing test, shaped as the team's tool writes them (sheets
 results, summary, confusion_matrix, run_config).
 
-    python scripts/make_router_samples.py      # needs openpyxl (the test extra)
+    python tools/make_router_samples.py      # needs openpyxl (the test extra)
 
-The queries and both runs' answers are data: scripts/router_sample_cases.csv. Run 2 changes
+The queries and both runs' answers are data: tools/router_sample_cases.csv. Run 2 changes
 the model settings (thinking on, a longer system prompt); one call of it failed (503), and a
 reviewer overrode two verdicts (성공 여부) by hand, so the export's verdict and the routing
 disagree twice.

@@ -11,8 +11,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_scoring.bench.generate import Faults, generate_exports
-from agent_scoring.bench.measure import run_measured
+from agent_bench.generate import Faults, generate_exports
+from agent_bench.measure import run_measured
 
 
 @dataclass

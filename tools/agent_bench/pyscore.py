@@ -1,13 +1,14 @@
 """The plan-agent rules (SCORING §0-§2) in plain Python: csv + json, one row at a time.
 
 This is the yardstick the warehouse is compared with, so it is written the way a careful
-engineer would without a database: no caching tricks, no parallelism. It reads the same
-configuration as the warehouse (seeds/check_paths.csv, seeds/check_key_aliases.csv,
+engineer would without a database: no caching tricks, no parallelism. It is one module of
+about 500 lines so that the whole yardstick reads top to bottom as one program. It reads the
+same configuration as the warehouse (seeds/check_paths.csv, seeds/check_key_aliases.csv,
 seeds/export_columns.csv and the vars in dbt_project.yml) and mirrors the SQL where the
 rules leave room: DuckDB's trim() strips Unicode space separators but not tabs or newlines,
 and RE2's \\s, \\w and \\b are ASCII-only, so the helpers below do the same.
 
-    python -m agent_scoring.bench.pyscore INPUT_DIR --out figures.json
+    PYTHONPATH=tools python -m agent_bench.pyscore INPUT_DIR --out figures.json [--project-dir D]
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from urllib.parse import unquote
 
 import yaml
 
-PROJECT_DIR = Path(__file__).resolve().parents[3]
+# the checkout this bench comes from (tools/agent_bench/pyscore.py): the default project
+TOOLS_DIR = Path(__file__).resolve().parents[1]
+PROJECT_DIR = TOOLS_DIR.parent
 
 # DuckDB trim(): Unicode space separators (Zs) only.
 _ZS = "".join(chr(c) for c in range(0x3001) if unicodedata.category(chr(c)) == "Zs")

@@ -8,7 +8,7 @@ from typing import Any
 
 import duckdb
 
-from agent_scoring.bench.pyscore import NO_ROUND
+from agent_bench.pyscore import NO_ROUND
 
 ROUND_FIGURES_SQL = """
 with checks as (

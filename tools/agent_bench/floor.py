@@ -8,7 +8,7 @@
 
 The warehouse's data-proportional cost is reported as a multiple of the full floor.
 
-    python -m agent_scoring.bench.floor INPUT_DIR --out floor.json [--kind full --db F]
+    PYTHONPATH=tools python -m agent_bench.floor INPUT_DIR --out floor.json [--kind full --db F]
 """
 
 from __future__ import annotations

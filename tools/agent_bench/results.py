@@ -1,0 +1,273 @@
+"""The benchmark's figures: its steps and their medians, the targets of issue 15 with their
+verdicts, and the printed table; no process is started here (that is `runner`)."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent_bench.generate import GeneratedFile
+from agent_bench.measure import DbtTimings, Measured
+
+# the targets of issue 15
+FIXED_COST_MAX_RATIO = 2.0  # no-change build + report vs `dbt run -s speed_bands`
+DATA_COST_MAX_RATIO = 1.5  # (clean build + report) - (the same, no input) vs the full floor
+PEAK_RSS_MAX_MB = 4096
+ADDED_FILE_MAX_EXTRA_S = 2.0  # build after one more file vs the no-change build
+DATA_COST_FROM_ROWS = 100_000  # below, fixed costs dominate the difference: figure only
+
+
+@dataclass
+class Step:
+    name: str
+    rows: int
+    runs: list[Measured] = field(default_factory=list)
+    dbt: list[DbtTimings] = field(default_factory=list)
+    inner_s: list[float] = field(default_factory=list)  # a floor's own query time
+    note: str = ""
+
+    @property
+    def wall_s(self) -> float:
+        return statistics.median(run.wall_s for run in self.runs)
+
+    @property
+    def core_s(self) -> float:
+        """The query's own time for a floor (no process start-up), else the wall time."""
+        return statistics.median(self.inner_s) if self.inner_s else self.wall_s
+
+    @property
+    def peak_rss_mb(self) -> float:
+        return statistics.median(run.peak_rss_mb for run in self.runs)
+
+    def median_dbt(self) -> DbtTimings:
+        """The timings of the run whose dbt elapsed time is the median one."""
+        ranked = sorted(self.dbt, key=lambda timings: timings.elapsed_s)
+        return ranked[(len(ranked) - 1) // 2]
+
+    @property
+    def dbt_s(self) -> float | None:
+        return statistics.median(t.elapsed_s for t in self.dbt) if self.dbt else None
+
+    def as_dict(self, floor_s: float | None) -> dict[str, Any]:
+        wall_s = self.wall_s if self.runs else None  # a skipped step has no runs
+        return {
+            "step": self.name,
+            "rows": self.rows,
+            "wall_s": wall_s,
+            "wall_s_runs": [run.wall_s for run in self.runs],
+            "query_s": statistics.median(self.inner_s) if self.inner_s else None,
+            "peak_rss_mb": self.peak_rss_mb if self.runs else None,
+            "dbt_elapsed_s": self.dbt_s,
+            "ratio_to_floor": wall_s / floor_s if floor_s and wall_s else None,
+            "dbt": [t.as_dict() for t in self.dbt],
+            "note": self.note,
+        }
+
+
+@dataclass
+class SizeResult:
+    rows: int
+    files: list[GeneratedFile]
+    steps: list[Step]
+    differences: list[str] | None  # None: not compared
+    compared_groups: int
+    db_bytes: int
+    failures: list[str]
+
+    @property
+    def floor_s(self) -> float | None:
+        """The full floor's query time: what the data costs at the least."""
+        full = self.step("floor, full")
+        return full.core_s if full and full.runs else None
+
+    def step(self, prefix: str) -> Step | None:
+        return next((s for s in self.steps if s.name.startswith(prefix)), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        faults: Counter[str] = Counter()
+        for generated in self.files:
+            faults.update(generated.faults)
+        return {
+            "rows": self.rows,
+            "files": len(self.files),
+            "input_bytes": sum(f.size_bytes for f in self.files),
+            "rows_by_kind": dict(faults),
+            "db_bytes": self.db_bytes,
+            "figures_agree": None if self.differences is None else not self.differences,
+            "differences": self.differences,
+            "failures": self.failures,
+            "steps": [step.as_dict(self.floor_s) for step in self.steps],
+            "targets": [target.as_dict() for target in size_targets(self)],
+        }
+
+
+@dataclass
+class Target:
+    name: str
+    figure: str
+    holds: bool | None  # None: the target does not apply here
+
+    def line(self) -> str:
+        verdict = {True: "meets", False: "MISSES", None: "figure only"}[self.holds]
+        return f"target {self.name}: {self.figure} -> {verdict}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"target": self.name, "figure": self.figure, "holds": self.holds}
+
+
+def _measured(*steps: Step | None) -> bool:
+    return all(step is not None and step.runs for step in steps)
+
+
+def size_targets(result: SizeResult) -> list[Target]:
+    """Targets 2 and 3 at one size, from the medians of its steps."""
+    targets = []
+    full = result.step("floor, full")
+    clean, report = result.step("dbt build, clean"), result.step("score-report")
+    empty_clean = result.step("dbt build, clean, no input")
+    empty_report = result.step("score-report, no input")
+    if _measured(full, clean, report, empty_clean, empty_report):
+        data_s = (clean.wall_s + report.wall_s) - (empty_clean.wall_s + empty_report.wall_s)
+        ratio = data_s / full.core_s
+        targets.append(Target(
+            f"data cost <= {DATA_COST_MAX_RATIO}x the full floor (at >= "
+            f"{DATA_COST_FROM_ROWS:,} rows)",
+            f"(clean build + report) - (the same, no input) = {clean.wall_s + report.wall_s:.2f}"
+            f" - {empty_clean.wall_s + empty_report.wall_s:.2f} = {data_s:.2f} s = {ratio:.2f}x"
+            f" the full floor ({full.core_s:.2f} s)",
+            ratio <= DATA_COST_MAX_RATIO if result.rows >= DATA_COST_FROM_ROWS else None,
+        ))
+    steps = [s for s in result.steps if s.runs and not s.name.startswith(("floor", "pure"))]
+    if steps:
+        peak = max(steps, key=lambda s: s.peak_rss_mb)
+        targets.append(Target(
+            f"peak RSS <= {PEAK_RSS_MAX_MB:,} MB",
+            f"{peak.peak_rss_mb:,.0f} MB ({peak.name})",
+            peak.peak_rss_mb <= PEAK_RSS_MAX_MB,
+        ))
+    added, noop = result.step("dbt build, +1"), result.step("dbt build, no new")
+    if _measured(added, noop):
+        # the median of the pairs' differences: each pair ran back to back
+        pairs = [a.wall_s - n.wall_s for a, n in zip(added.runs, noop.runs, strict=True)]
+        extra_s = statistics.median(pairs)
+        shown = (f"{added.wall_s:.2f} - {noop.wall_s:.2f} = {extra_s:+.2f} s" if len(pairs) == 1
+                 else f"median of {len(pairs)} interleaved pairs {extra_s:+.2f} s (pairs: "
+                      + ", ".join(f"{pair:+.2f}" for pair in pairs) + ")")
+        targets.append(Target(
+            f"+1 file <= no-change build + {ADDED_FILE_MAX_EXTRA_S:.0f} s",
+            shown,
+            extra_s <= ADDED_FILE_MAX_EXTRA_S,
+        ))
+    return targets
+
+
+@dataclass
+class FixedCost:
+    """Interleaved pairs on the bundled samples: dbt alone, then a no-change build + report."""
+
+    dbt_alone: Step = field(default_factory=lambda: Step("dbt run -s speed_bands", 0))
+    build: Step = field(default_factory=lambda: Step("dbt build, no change (samples)", 0))
+    report: Step = field(default_factory=lambda: Step("score-report (samples)", 0))
+    # dbt's own floor (bench.dbt_floor): as many trivial views as the build has nodes
+    floor_nodes: int = 0
+    floor_one: Step = field(default_factory=lambda: Step("dbt run, 1 trivial view", 0))
+    floor_all: Step = field(default_factory=lambda: Step("dbt run, N trivial views", 0))
+
+    def ratios(self) -> list[float]:
+        return [
+            (build.wall_s + report.wall_s) / alone.wall_s
+            for alone, build, report in zip(
+                self.dbt_alone.runs, self.build.runs, self.report.runs, strict=True
+            )
+        ]
+
+    def floor_ratios(self) -> list[float]:
+        return [every.wall_s / one.wall_s
+                for one, every in zip(self.floor_one.runs, self.floor_all.runs, strict=True)]
+
+    def floor_line(self) -> str:
+        ratios = self.floor_ratios()
+        return (
+            f"dbt's own floor: a no-change `dbt run` of {self.floor_nodes} trivial views (the "
+            f"build's node count) vs one view: median {statistics.median(ratios):.2f}x "
+            f"({self.floor_all.wall_s:.2f} s vs {self.floor_one.wall_s:.2f} s; pairs: "
+            f"{', '.join(f'{r:.2f}' for r in ratios)})"
+        )
+
+    def target(self) -> Target:
+        ratios = self.ratios()
+        ratio = statistics.median(ratios)
+        return Target(
+            f"no-change build + report <= {FIXED_COST_MAX_RATIO:.0f}x `dbt run -s speed_bands`",
+            f"median of {len(ratios)} interleaved pairs {ratio:.2f}x "
+            f"(build {self.build.wall_s:.2f} s + report {self.report.wall_s:.2f} s vs "
+            f"{self.dbt_alone.wall_s:.2f} s; pairs: {', '.join(f'{r:.2f}' for r in ratios)})",
+            ratio <= FIXED_COST_MAX_RATIO,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "steps": [step.as_dict(None) for step in (self.dbt_alone, self.build, self.report)],
+            "ratios": self.ratios(),
+            "target": self.target().as_dict(),
+            "dbt_floor": {
+                "nodes": self.floor_nodes,
+                "steps": [step.as_dict(None) for step in (self.floor_one, self.floor_all)],
+                "ratios": self.floor_ratios(),
+            },
+        }
+
+
+
+def format_table(result: SizeResult) -> str:
+    floor_s = result.floor_s
+    lines = [
+        f"{'step':<34} {'rows':>10} {'wall s':>8} {'dbt s':>7} {'peak RSS MB':>12} "
+        f"{'x floor':>8}",
+    ]
+    for step in result.steps:
+        if not step.runs:
+            lines.append(f"{step.name:<34} {step.rows:>10,} {step.note:>8}")
+            continue
+        dbt_s = f"{step.dbt_s:.2f}" if step.dbt_s is not None else "-"
+        ratio = f"{step.wall_s / floor_s:.1f}" if floor_s else "-"
+        lines.append(
+            f"{step.name:<34} {step.rows:>10,} {step.wall_s:>8.2f} {dbt_s:>7} "
+            f"{step.peak_rss_mb:>12,.0f} {ratio:>8}"
+        )
+    return "\n".join(lines)
+
+
+def format_findings(result: SizeResult, top: int) -> str:
+    lines = []
+    if result.differences is None:
+        lines.append("figures: not compared (pure Python skipped)")
+    elif not result.differences:
+        lines.append(
+            f"figures agree: pure Python = warehouse on {result.compared_groups} file x round "
+            f"groups of {len(result.files)} files (clean build), and after each later build"
+        )
+    else:
+        lines.append(f"figures differ ({len(result.differences)}):")
+        lines += [f"  {line}" for line in result.differences[:20]]
+    narrow, full = result.step("floor, narrow"), result.step("floor, full")
+    if _measured(narrow, full):
+        lines.append(f"floors (query time): narrow {narrow.core_s:.2f} s, full {full.core_s:.2f} s")
+    python, clean = result.step("pure Python"), result.step("dbt build, clean")
+    if _measured(python, clean):
+        lines.append(
+            f"pure Python (reference): {python.wall_s:.2f} s; clean dbt build {clean.wall_s:.2f} s"
+        )
+    lines += [target.line() for target in size_targets(result)]
+    for name in ("dbt build, clean", "dbt build, +1", "dbt build, no new"):
+        step = result.step(name)
+        if step is None or not step.dbt:
+            continue
+        timings = step.median_dbt()
+        kinds = ", ".join(f"{k} {s:.1f}" for k, s in sorted(timings.by_type.items()))
+        models = ", ".join(f"{n} {s:.2f}" for n, s in timings.top_models(top))
+        lines.append(f"{step.name}: dbt {timings.elapsed_s:.1f} s (summed: {kinds})")
+        lines.append(f"  slowest models (s): {models}")
+    return "\n".join(lines)
