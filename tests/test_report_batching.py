@@ -21,11 +21,11 @@ def test_a_reporter_without_batch_context_builds_each_file_alone():
 
 def test_each_file_gets_its_own_top_n_from_one_query(con):
     """Batched and one file at a time give the same rows (agent warehouse)."""
-    for agent, query in (("resume_agent", common.failure_patterns),
-                         ("plan_agent", common.most_failed_checks)):
+    for agent, name in (("resume_agent", "failure_patterns"),
+                        ("plan_agent", "most_failed_checks")):
         files = common.sources(con, agent)
-        batched = query(con, agent, files, 3)
+        batched = common.section(con, name, agent, files)
         assert any(batched[f] for f in files)
         for f in files:
-            assert len(batched[f]) <= 3
-            assert query(con, agent, [f], 3)[f] == batched[f]
+            assert len(batched[f]) <= 10
+            assert common.section(con, name, agent, [f])[f] == batched[f]

@@ -172,6 +172,28 @@ def test_score_report_on_the_spark_copy_writes_what_it_writes_on_duckdb(both_bui
 
 
 @needs_spark
+def test_score_report_reads_the_spark_target_and_writes_what_it_writes_on_duckdb(
+        both_builds, tmp_path):
+    """No copy: the reports' plain selects run on Spark itself (score-report --target spark)."""
+    duck, _ = both_builds
+    score_report = Path(sys.executable).with_name("score-report")
+    env = {**duck.env(), "AGENT_SCORING_SPARK_DIR": str(duck.work / "spark")}
+    written = {}
+    for name, how in (("duckdb", ["--db", str(duck.db)]),
+                      ("spark", ["--target", "spark", "--project", str(REPO)])):
+        done = subprocess.run([str(score_report), *how, "--out", str(tmp_path / name)],
+                              capture_output=True, text=True, timeout=1200, env=env)
+        assert done.returncode == 0, done.stderr[-3000:]
+        written[name] = {path.name: path.read_text(encoding="utf-8")
+                         for path in sorted((tmp_path / name).glob("*.md"))}
+    assert "plan_agent_sample_score_summary.md" in written["spark"]
+    assert any(name.startswith("evaluation_report_sample") for name in written["spark"])
+    for name, text in written["duckdb"].items():
+        assert written["spark"].get(name) == text, name
+    assert written["spark"].keys() == written["duckdb"].keys()
+
+
+@needs_spark
 def test_the_rules_unit_tests_pass_on_spark(both_builds):
     duck, _ = both_builds
     work = duck.work

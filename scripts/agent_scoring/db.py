@@ -68,6 +68,25 @@ def rows_by_file(con: Connection, sql: str, params: list | None = None) -> ByFil
     return grouped
 
 
+def select_by_file(
+    con: Connection, model: str, selected: str, source_files: list[str], *,
+    agent: str | None = None, where: str = "", params: tuple = (), order: str = "",
+) -> ByFile:
+    """`select <selected> from <model>` for the files (and the agent), with an extra
+    condition (`?` markers for `params`) and order: a report section's rows by file."""
+    sql = f"select source_file, {selected} from {model} where source_file {IN_FILES}"
+    args: list = [source_files]
+    if agent is not None:
+        sql += " and agent = ?"
+        args.append(agent)
+    if where:
+        sql += f" and {where}"
+        args.extend(params)
+    if order:
+        sql += f" order by {order}"
+    return rows_by_file(con, sql, args)
+
+
 def first_by_file(found: ByFile, source_files: list[str], default: dict) -> dict[str, dict]:
     """Per file: its first row, or `default` for a file without rows."""
     return {f: found[f][0] if found[f] else dict(default) for f in source_files}

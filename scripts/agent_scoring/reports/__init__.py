@@ -24,6 +24,7 @@ from agent_scoring.db import (  # noqa: F401 - re-exported for the reporters
     first_by_file,
     rows,
     rows_by_file,
+    select_by_file,
     tables,
 )
 

@@ -1,9 +1,9 @@
-"""The report every registered agent gets, from the shared marts only.
+"""The report every registered agent gets, from the shared marts and reporting models only.
 
-Each query runs once for all the files being rendered and returns their rows by file.
-Nothing here names an agent: what an agent is (display name, checklist, own marts, speed
-rubric) comes from the `agents` mart; what is an agent's own comes from its extension
-module (see `agent_scoring.reports`).
+Each section is one plain select for all the files being rendered, split by file. Nothing
+here names an agent: what an agent is (display name, checklist, own marts, speed rubric)
+comes from the `agents` mart; what is an agent's own comes from its extension module (see
+`agent_scoring.reports`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from types import ModuleType
 from agent_scoring import significance
 from agent_scoring.db import columns, table_comment
 from agent_scoring.reports import (
-    IN_FILES,
     RUBRIC_NAMES,
     ByFile,
     Connection,
@@ -23,7 +22,7 @@ from agent_scoring.reports import (
     charts,
     first_by_file,
     rows,
-    rows_by_file,
+    select_by_file,
     tables,
 )
 from agent_scoring.reports.data_quality import data_quality_by_file
@@ -31,13 +30,9 @@ from agent_scoring.reports.llm_audit import audits
 from agent_scoring.reports.platform import checklists, platform_figures
 
 SCORE_BUCKETS = [0, 1, 2, 3, 4, 5]
-BUCKETS = ", ".join(f"bucket_{b}" for b in SCORE_BUCKETS)
-COUNTS = ", ".join([*(f"status_{s}_count" for s in ("ok", "partial", "error", "empty")),
-                    *(f"source_{s}_count" for s in ("llm", "heuristic", "gate", "none"))])
 GENERIC_TEMPLATE = "generic_report.md.j2"
 REQUIRED_TABLES = ("agents", "runs", "round_scores", "set_scores", "consistency", "speed_bands",
-                   "pass_ratio_bands",
-                   "report_score_distribution", "report_failure_patterns",
+                   "pass_ratio_bands", "report_score_distribution", "report_failure_patterns",
                    "report_mismatched_queries", "report_item_counts", "report_failed_checks",
                    "report_check_kinds", "report_previous_runs", "report_run_comparisons")
 # The speed rubrics each registry rule can give an agent's rows, for the criteria section.
@@ -50,13 +45,6 @@ NO_CONSISTENCY = {
     "not_eligible": 0, "consistency_score": None,
 }
 SHOWN_MART_ROWS = 20
-
-
-def sources(con: Connection, agent: str) -> list[str]:
-    return [r["source_file"] for r in rows(
-        con, "select source_file from runs where agent = ? order by source_file", [agent])]
-
-
 # the 95% interval columns round_scores and set_scores share (macros/confidence.sql)
 INTERVALS = ", ".join(
     f"{figure}_ci_{end}"
@@ -64,37 +52,46 @@ INTERVALS = ", ".join(
                    "speed_points", "item_speed_points_mean")
     for end in ("low", "high")
 )
+FIGURES = ("item_count, error_count, empty_count, llm_count, heuristic_count, intent_score, "
+           "accuracy_score, stability_score, mean_response_time_sec, speed_points, "
+           f"item_speed_points_mean, speed_rubric, {INTERVALS}")
+# section -> (model, columns, condition, order): each a plain select of the agent's files
+SECTIONS = {
+    "per_round": ("round_scores", f"round_label as label, scored_count, timed_count, {FIGURES}",
+                  "track = 'all'", "round_room nulls last, round_repeat nulls last, round_label"),
+    "the_set": ("set_scores", f"'세트' as label, consistency_score, consistency_score_ci_low, "
+                f"consistency_score_ci_high, {FIGURES}", "track = 'all'", ""),
+    "item_counts": ("report_item_counts", "query_count, untracked_count, " + ", ".join(
+        [*(f"status_{s}_count" for s in ("ok", "partial", "error", "empty")),
+         *(f"source_{s}_count" for s in ("llm", "heuristic", "gate", "none"))]), "", ""),
+    "consistency": ("consistency", "eligible_queries, all_pass, all_fail, mismatch, "
+                    "not_eligible, consistency_score", "track = 'all'", ""),
+    "failure_patterns": ("report_failure_patterns", "status, pattern, item_count, rounds, "
+                         "query_ids", "pattern_rank <= 10", "pattern_rank"),
+    "mismatched_queries": ("report_mismatched_queries", "query_id, query_text, item_track, "
+                           "round_scores", "track = 'all'", "query_id"),
+    "repeats": ("set_scores", "track, pass_k, pass_k_query_count, pass_any_round_rate, "
+                "pass_all_rounds_rate, flaky_query_count, fewer_rounds_query_count, "
+                "pass_any_round_rate_ci_low, pass_any_round_rate_ci_high, "
+                "pass_all_rounds_rate_ci_low, pass_all_rounds_rate_ci_high",
+                "pass_k is not null", "track <> 'all', track"),
+    "most_failed_checks": ("report_failed_checks", "check_kind, expected_value, failed, "
+                           "evaluated", "failed_rank <= 10", "failed_rank"),
+    "failed_checks_by_kind": ("report_check_kinds", "check_kind, failed, evaluated, "
+                              "fail_rate, value_elsewhere", "", "failed desc, check_kind"),
+}
+CHECK_SECTIONS = ("most_failed_checks", "failed_checks_by_kind")
 
 
-def rounds(con: Connection, agent: str, source_files: list[str], track: str = "all") -> ByFile:
-    """Per file: round figures in round order, then the set as a last row labelled '세트'."""
-    per_round = rows_by_file(
-        con,
-        f"""
-        select source_file, round_label as label, item_count, scored_count, error_count,
-               empty_count, llm_count, heuristic_count, intent_score, accuracy_score,
-               stability_score, timed_count, mean_response_time_sec, speed_points,
-               item_speed_points_mean, speed_rubric, {INTERVALS}
-        from round_scores
-        where agent = ? and source_file {IN_FILES} and track = ?
-        order by round_room nulls last, round_repeat nulls last, round_label
-        """,
-        [agent, source_files, track],
-    )
-    the_set = rows_by_file(
-        con,
-        f"""
-        select source_file, '세트' as label, item_count, error_count, empty_count, llm_count,
-               heuristic_count, intent_score, accuracy_score, stability_score,
-               mean_response_time_sec, speed_points, item_speed_points_mean,
-               consistency_score, speed_rubric, {INTERVALS},
-               consistency_score_ci_low, consistency_score_ci_high
-        from set_scores
-        where agent = ? and source_file {IN_FILES} and track = ?
-        """,
-        [agent, source_files, track],
-    )
-    return {f: per_round[f] + the_set[f] for f in source_files}
+def sources(con: Connection, agent: str) -> list[str]:
+    return [r["source_file"] for r in rows(
+        con, "select source_file from runs where agent = ? order by source_file", [agent])]
+
+
+def section(con: Connection, name: str, agent: str, source_files: list[str]) -> ByFile:
+    model, selected, condition, order = SECTIONS[name]
+    return select_by_file(con, model, selected, source_files, agent=agent, where=condition,
+                          order=order)
 
 
 def distributions(
@@ -102,66 +99,15 @@ def distributions(
 ) -> ByFile:
     """Per file: the 0-5 distribution of `metric` (intent_score or speed_points) per round
     and for the set (report_score_distribution), as display rows."""
-    found = rows_by_file(
-        con,
-        f"""
-        select source_file, row_label, {BUCKETS}, missing, total, bucket_text
-        from report_score_distribution
-        where agent = ? and source_file {IN_FILES} and metric = ? and item_group = ?
-        order by row_order
-        """,
-        [agent, source_files, metric, item_group],
-    )
+    found = select_by_file(
+        con, "report_score_distribution",
+        "row_label, missing, total, bucket_text, "
+        + ", ".join(f"bucket_{b}" for b in SCORE_BUCKETS),
+        source_files, agent=agent, where="metric = ? and item_group = ?",
+        params=(metric, item_group), order="row_order")
     return {f: [{"label": r["row_label"], "buckets": [r[f"bucket_{b}"] for b in SCORE_BUCKETS],
                  "missing": r["missing"], "total": r["total"], "text": r["bucket_text"]}
-                for r in found[f]]
-            for f in source_files}
-
-
-def failure_patterns(
-    con: Connection, agent: str, source_files: list[str], limit: int = 10
-) -> ByFile:
-    """Per file: error/empty items by the shape of their message, the `limit` most frequent."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, status, pattern, item_count, rounds, query_ids
-        from report_failure_patterns
-        where agent = ? and source_file {IN_FILES} and pattern_rank <= ?
-        order by pattern_rank
-        """,
-        [agent, source_files, limit],
-    )
-
-
-def mismatched_queries(
-    con: Connection, agent: str, source_files: list[str], track: str = "all"
-) -> ByFile:
-    """Per file: Query IDs whose rounds disagree on pass/fail, with each round's score."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, query_id, query_text, item_track, round_scores
-        from report_mismatched_queries
-        where agent = ? and source_file {IN_FILES} and track = ?
-        order by query_id
-        """,
-        [agent, source_files, track],
-    )
-
-
-def item_counts(con: Connection, agent: str, source_files: list[str]) -> dict[str, dict]:
-    """Per file: its Query IDs and items per status and score source."""
-    found = rows_by_file(
-        con,
-        f"""
-        select source_file, query_count, untracked_count, {COUNTS}
-        from report_item_counts
-        where agent = ? and source_file {IN_FILES}
-        """,
-        [agent, source_files],
-    )
-    return first_by_file(found, source_files, {})
+                for r in found[f]] for f in source_files}
 
 
 def fmt(value: float | None, digits: int = 2) -> str:
@@ -181,65 +127,9 @@ def speed_rubric_text(con: Connection, rubric: str) -> str:
                 [rubric])[0]["rubric_text"]
 
 
-def most_failed_checks(
-    con: Connection, agent: str, source_files: list[str], limit: int = 10
-) -> ByFile:
-    """Per file: the `limit` (check, expected value) pairs that failed most."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, check_kind, expected_value, failed, evaluated
-        from report_failed_checks
-        where agent = ? and source_file {IN_FILES} and failed_rank <= ?
-        order by failed_rank
-        """,
-        [agent, source_files, limit],
-    )
-
-
-def failed_checks_by_kind(con: Connection, agent: str, source_files: list[str]) -> ByFile:
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, check_kind, failed, evaluated, fail_rate, value_elsewhere
-        from report_check_kinds
-        where agent = ? and source_file {IN_FILES}
-        order by failed desc, check_kind
-        """,
-        [agent, source_files],
-    )
-
-
-def consistency(
-    con: Connection, agent: str, source_files: list[str], track: str = "all"
-) -> dict[str, dict]:
-    found = rows_by_file(
-        con,
-        f"""
-        select source_file, eligible_queries, all_pass, all_fail, mismatch, not_eligible,
-               consistency_score
-        from consistency where agent = ? and source_file {IN_FILES} and track = ?
-        """,
-        [agent, source_files, track],
-    )
-    return first_by_file(found, source_files, NO_CONSISTENCY)
-
-
-def repeats(con: Connection, agent: str, source_files: list[str]) -> ByFile:
-    """Per file: pass@k, pass^k and flaky queries per track group, 'all' first."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, track, pass_k, pass_k_query_count, pass_any_round_rate,
-               pass_all_rounds_rate, flaky_query_count, fewer_rounds_query_count,
-               pass_any_round_rate_ci_low, pass_any_round_rate_ci_high,
-               pass_all_rounds_rate_ci_low, pass_all_rounds_rate_ci_high
-        from set_scores
-        where agent = ? and source_file {IN_FILES} and pass_k is not null
-        order by track <> 'all', track
-        """,
-        [agent, source_files],
-    )
+def pass_ratio_rule(con: Connection) -> str:
+    """The checklist pass-ratio rule as the team writes it, from the pass_ratio_bands mart."""
+    return rows(con, "select rule_text from pass_ratio_bands limit 1")[0]["rule_text"]
 
 
 def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dict[str, list]:
@@ -260,9 +150,7 @@ def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dic
             total = rows(con, f"select count(*) as n from {mart} where source_file = ?",
                          [f])[0]["n"]
             result[f].append({
-                "name": mart,
-                "description": table_comment(con, mart),
-                "columns": shown,
+                "name": mart, "description": table_comment(con, mart), "columns": shown,
                 "rows": [[r[c] for c in shown] for r in table],
                 "hidden": max(0, total - len(table)),
             })
@@ -273,19 +161,12 @@ def previous_runs(con: Connection, source_files: list[str]) -> dict[str, dict | 
     """Per file: its previous run with the headline changes and how many items regressed
     or improved since, and its comparisons judged at 95%; None for the first run of a
     test set."""
-    found = rows_by_file(
-        con,
-        f"""
-        select source_file, base_file, intent_delta, accuracy_delta, consistency_delta,
-               stability_delta, latency_delta, regressed, improved
-        from report_previous_runs
-        where source_file {IN_FILES}
-        """,
-        [source_files],
-    )
-    compared = rows_by_file(
-        con, f"select * from report_run_comparisons where source_file {IN_FILES}",
-        [source_files])
+    found = select_by_file(
+        con, "report_previous_runs", "base_file, intent_delta, accuracy_delta, "
+        "consistency_delta, stability_delta, latency_delta, regressed, improved", source_files)
+    compared = select_by_file(
+        con, "report_run_comparisons", "metric, paired_count, base_value, head_value, delta, "
+        "delta_se, regressed, improved, mcnemar_p", source_files)
     order = list(significance.METRICS)
     return {
         f: {**found[f][0], "changes": [
@@ -294,11 +175,6 @@ def previous_runs(con: Connection, source_files: list[str]) -> dict[str, dict | 
         if found[f] else None
         for f in source_files
     }
-
-
-def pass_ratio_rule(con: Connection) -> str:
-    """The checklist pass-ratio rule as the team writes it, from the pass_ratio_bands mart."""
-    return rows(con, "select rule_text from pass_ratio_bands limit 1")[0]["rule_text"]
 
 
 def speed_rubrics(con: Connection, rule: str) -> list[dict]:
@@ -311,24 +187,14 @@ def speed_rubrics(con: Connection, rule: str) -> list[dict]:
 
 def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]:
     """Each file's context for the generic report; every query runs once for all files."""
-    agent = spec["agent"]
-    figures = rounds(con, agent, source_files)
+    agent, checks = spec["agent"], spec["has_check_results"]
+    found = {name: section(con, name, agent, source_files) for name in SECTIONS
+             if checks or name not in CHECK_SECTIONS}
     scores = distributions(con, agent, source_files, "intent_score")
     speeds = distributions(con, agent, source_files, "speed_points")
     rubrics = speed_rubrics(con, spec["speed_rubric"])
-    checks = spec["has_check_results"]
-    rule_text = pass_ratio_rule(con) if checks else None
+    bands = band_labels(con, rubrics[0]["rubric"]) if len(rubrics) == 1 else None
     per_file = {
-        "item_counts": item_counts(con, agent, source_files),
-        "consistency": consistency(con, agent, source_files),
-        "failure_patterns": failure_patterns(con, agent, source_files),
-        "mismatched_queries": mismatched_queries(con, agent, source_files),
-        "repeats": repeats(con, agent, source_files),
-        "most_failed_checks": (
-            most_failed_checks(con, agent, source_files) if checks else _empty(source_files)),
-        "failed_checks_by_kind": (
-            failed_checks_by_kind(con, agent, source_files) if checks
-            else _empty(source_files)),
         "own_marts": own_marts(con, list(spec["own_marts"] or []), source_files),
         "previous_run": previous_runs(con, source_files),
         "data_quality": data_quality_by_file(con, agent, source_files),
@@ -336,36 +202,33 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
         "platform": platform_figures(con, agent, source_files),
         "checklist": checklists(con, agent, source_files),
     }
-    return [
-        {
+    contexts = []
+    for f in source_files:
+        figures = found["per_round"][f] + found["the_set"][f]
+        contexts.append({
             "agent": agent,
             "display_name": spec["display_name"],
             "source_file": f,
             "source_stem": PurePath(f).stem,
             "has_check_results": checks,
-            "rounds": figures[f][:-1],
-            "set": figures[f][-1],
-            "figures": figures[f],
-            "round_labels": [r["label"] for r in figures[f][:-1]],
+            "rounds": figures[:-1],
+            "set": figures[-1],
+            "figures": figures,
+            "round_labels": [r["label"] for r in figures[:-1]],
+            "item_counts": first_by_file(found["item_counts"], [f], {})[f],
+            "consistency": first_by_file(found["consistency"], [f], NO_CONSISTENCY)[f],
+            **{name: found.get(name, {}).get(f, []) for name in (
+                "failure_patterns", "mismatched_queries", "repeats", *CHECK_SECTIONS)},
             "score_distribution": scores[f],
             "speed_distribution": speeds[f],
-            "charts": {
-                "scores": charts.score_lines(scores[f]),
-                "speed": charts.band_bars(
-                    speeds[f],
-                    band_labels(con, rubrics[0]["rubric"]) if len(rubrics) == 1 else None),
-            },
+            "charts": {"scores": charts.score_lines(scores[f]),
+                       "speed": charts.band_bars(speeds[f], bands)},
             "speed_rubrics": rubrics,
-            "pass_ratio_rule": rule_text,
             "speed_rubric_name": " / ".join(r["name"] for r in rubrics),
+            "pass_ratio_rule": pass_ratio_rule(con) if checks else None,
             **{name: values[f] for name, values in per_file.items()},
-        }
-        for f in source_files
-    ]
-
-
-def _empty(source_files: list[str]) -> ByFile:
-    return {f: [] for f in source_files}
+        })
+    return contexts
 
 
 def summary(ctx: dict) -> str:

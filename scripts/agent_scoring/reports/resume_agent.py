@@ -3,7 +3,7 @@ every figure per track and track group, partial phrases and failures by track.""
 
 from __future__ import annotations
 
-from agent_scoring.reports import IN_FILES, ByFile, Connection, charts, common, rows_by_file
+from agent_scoring.reports import Connection, charts, common, select_by_file
 
 AGENT = "resume_agent"
 METRICS = {
@@ -14,48 +14,24 @@ METRICS = {
     "consistency_score": "일관성",
 }
 SPEED_GROUPS = ("Track 1+2",)
-
-
-def tracks(con: Connection, source_files: list[str]) -> ByFile:
-    """Per file: tracks present with their item counts and rubric, in track order."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, track, item_count, speed_rubric, mixed_rubric
-        from report_tracks
-        where agent = ? and source_file {IN_FILES}
-        order by track
-        """,
-        [AGENT, source_files],
-    )
-
-
-def round_rows(con: Connection, source_files: list[str]) -> ByFile:
-    """Per file: round figures of every track and track group, for `track_table`."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, round_label as label, round_room, round_repeat, track, item_count,
-               intent_score, accuracy_score, stability_score, mean_response_time_sec,
-               speed_points, item_speed_points_mean, error_count, empty_count
-        from round_scores where agent = ? and source_file {IN_FILES}
-        """,
-        [AGENT, source_files],
-    )
-
-
-def set_rows(con: Connection, source_files: list[str]) -> ByFile:
-    """Per file: set figures of every track and track group, for `track_table`."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, '세트' as label, track, item_count, intent_score, accuracy_score,
-               stability_score, mean_response_time_sec, speed_points, item_speed_points_mean,
-               error_count, empty_count, consistency_score
-        from set_scores where agent = ? and source_file {IN_FILES}
-        """,
-        [AGENT, source_files],
-    )
+FIGURES = ("track, item_count, intent_score, accuracy_score, stability_score, "
+           "mean_response_time_sec, speed_points, item_speed_points_mean, error_count, "
+           "empty_count")
+# section -> (model, columns, order), every track and track group of the agent's files
+SECTIONS = {
+    "tracks": ("report_tracks", "track, item_count, speed_rubric, mixed_rubric", "track"),
+    "per_round": ("round_scores", f"round_label as label, round_room, round_repeat, {FIGURES}",
+                  ""),
+    "per_set": ("set_scores", f"'세트' as label, consistency_score, {FIGURES}", ""),
+    "consistency": ("consistency", "track, eligible_queries, all_pass, all_fail, mismatch, "
+                    "not_eligible, consistency_score", ""),
+    "weakest_tracks": ("report_weakest_tracks", "metric, weakest_tracks, lowest, highest",
+                       "metric_order"),
+    "partial_phrases": ("report_partial_phrases", "phrase, item_count, tracks, query_ids, "
+                        "example", "phrase_rank"),
+    "failed_queries": ("report_track_failures", "track, status, pattern, item_count, "
+                       "query_ids", "failure_rank"),
+}
 
 
 def track_table(per_round: list[dict], per_set: list[dict], groups: list[str]) -> list[dict]:
@@ -71,92 +47,26 @@ def track_table(per_round: list[dict], per_set: list[dict], groups: list[str]) -
     return table
 
 
-def consistency_rows(con: Connection, source_files: list[str]) -> ByFile:
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, track, eligible_queries, all_pass, all_fail, mismatch,
-               not_eligible, consistency_score
-        from consistency where agent = ? and source_file {IN_FILES}
-        """,
-        [AGENT, source_files],
-    )
-
-
 def consistency_by_track(found: list[dict], groups: list[str]) -> list[dict]:
     by_track = {r["track"]: r for r in found}
     return [by_track[g] | {"label": "전체" if g == "all" else g} for g in groups if g in by_track]
-
-
-def weakest_tracks(con: Connection, source_files: list[str]) -> ByFile:
-    """Per file and metric: the track with the lowest set figure (ties: every tied track)."""
-    found = rows_by_file(
-        con,
-        f"""
-        select source_file, metric, weakest_tracks, lowest, highest
-        from report_weakest_tracks
-        where agent = ? and source_file {IN_FILES}
-        order by metric_order
-        """,
-        [AGENT, source_files],
-    )
-    return {f: [{"metric": METRICS[r["metric"]], "tracks": r["weakest_tracks"],
-                 "score": r["lowest"], "best": r["highest"]} for r in found[f]]
-            for f in source_files}
-
-
-def partial_phrases(con: Connection, source_files: list[str]) -> ByFile:
-    """Per file: which phrases made rows partial, most frequent first, with an example."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, phrase, item_count, tracks, query_ids, example
-        from report_partial_phrases
-        where agent = ? and source_file {IN_FILES}
-        order by phrase_rank
-        """,
-        [AGENT, source_files],
-    )
-
-
-def failed_queries(con: Connection, source_files: list[str]) -> ByFile:
-    """Per file: failing queries (error/empty in any round) by track and message shape."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, track, status, pattern, item_count, query_ids
-        from report_track_failures
-        where agent = ? and source_file {IN_FILES}
-        order by failure_rank
-        """,
-        [AGENT, source_files],
-    )
 
 
 def extra_contexts(
     con: Connection, source_files: list[str], contexts: dict[str, dict]
 ) -> dict[str, dict]:
     """Per file: the track tables; every query runs once for all the files."""
-    fetched = {
-        "tracks": tracks(con, source_files),
-        "per_round": round_rows(con, source_files),
-        "per_set": set_rows(con, source_files),
-        "consistency": consistency_rows(con, source_files),
-        "weakest_tracks": weakest_tracks(con, source_files),
-        **{metric: by_group(con, source_files, metric)
-           for metric in ("intent_score", "speed_points")},
-    }
-    as_is = {
-        "failed_queries": failed_queries(con, source_files),
-        "partial_phrases": partial_phrases(con, source_files),
-    }
+    fetched = {name: select_by_file(con, model, selected, source_files, agent=AGENT,
+                                    order=order)
+               for name, (model, selected, order) in SECTIONS.items()}
+    for metric in ("intent_score", "speed_points"):
+        fetched[metric] = by_group(con, source_files, metric)
     rubrics = {
         "single_rubric": common.speed_rubric_text(con, "single"),
         "multi_rubric": common.speed_rubric_text(con, "multi"),
     }
     return {
         f: _context(contexts[f], {name: values[f] for name, values in fetched.items()})
-        | {name: values[f] for name, values in as_is.items()}
         | rubrics
         for f in source_files
     }
@@ -186,7 +96,11 @@ def _context(base: dict, d: dict) -> dict:
         "speed_distributions": distributions(
             d["speed_points"], track_rows, {"single": "단일 루브릭", "multi": "복수 루브릭"},
             "speed"),
-        "weakest_tracks": d["weakest_tracks"],
+        "weakest_tracks": [{"metric": METRICS[r["metric"]], "tracks": r["weakest_tracks"],
+                            "score": r["lowest"], "best": r["highest"]}
+                           for r in d["weakest_tracks"]],
+        "partial_phrases": d["partial_phrases"],
+        "failed_queries": d["failed_queries"],
     }
 
 

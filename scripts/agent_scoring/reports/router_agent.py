@@ -5,74 +5,34 @@ disagree, and the run settings beside the previous run's. Plain selects of its m
 
 from __future__ import annotations
 
-from agent_scoring.reports import IN_FILES, ByFile, Connection, rows_by_file
+from agent_scoring.reports import Connection, select_by_file
 
-AGENT = "router_agent"
 REQUIRED_TABLES = ("router_agent__accuracy", "router_agent__confusion", "router_agent__routes",
                    "router_agent__run_settings")
-
-
-def accuracy(con: Connection, source_files: list[str]) -> ByFile:
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, expected_agent, query_count, routed_right_count, accuracy,
-               verdict_disagreements, error_count, latency_mean_sec, latency_p50_sec,
-               latency_p90_sec, input_tokens_mean, output_tokens_mean, total_tokens_mean
-        from router_agent__accuracy
-        where source_file {IN_FILES}
-        order by expected_agent = '(all)', expected_agent
-        """,
-        [source_files],
-    )
-
-
-def confusion(con: Connection, source_files: list[str]) -> ByFile:
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, expected_agent, returned_agent, query_count,
-               expected_agent = returned_agent as on_diagonal
-        from router_agent__confusion
-        where source_file {IN_FILES}
-        order by expected_agent, returned_agent
-        """,
-        [source_files],
-    )
-
-
-def misrouted(con: Connection, source_files: list[str]) -> ByFile:
-    """The queries routed elsewhere, or whose export verdict disagrees, in file order."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, item_id, query_text, expected_agent, returned_agent, routed_right,
-               export_verdict, verdict_disagrees, error_message
-        from router_agent__routes
-        where source_file {IN_FILES} and (not routed_right or verdict_disagrees)
-        order by record_no
-        """,
-        [source_files],
-    )
-
-
-def settings(con: Connection, source_files: list[str]) -> ByFile:
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, setting, setting_value, previous_source_file, previous_value, changed
-        from router_agent__run_settings
-        where source_file {IN_FILES}
-        order by setting_no
-        """,
-        [source_files],
-    )
+# context key -> (model, columns, condition, order)
+SECTIONS = {
+    "routing_rows": (
+        "router_agent__accuracy",
+        "expected_agent, query_count, routed_right_count, accuracy, verdict_disagreements, "
+        "error_count, latency_mean_sec, latency_p50_sec, latency_p90_sec, input_tokens_mean, "
+        "output_tokens_mean, total_tokens_mean", "", "expected_agent = '(all)', expected_agent"),
+    "confusion_rows": (
+        "router_agent__confusion", "expected_agent, returned_agent, query_count, "
+        "expected_agent = returned_agent as on_diagonal", "", "expected_agent, returned_agent"),
+    # the queries routed elsewhere, or whose export verdict disagrees, in file order
+    "misrouted": (
+        "router_agent__routes", "item_id, query_text, expected_agent, returned_agent, "
+        "routed_right, export_verdict, verdict_disagrees, error_message",
+        "(not routed_right or verdict_disagrees)", "record_no"),
+    "settings_rows": (
+        "router_agent__run_settings", "setting, setting_value, previous_source_file, "
+        "previous_value, changed", "", "setting_no"),
+}
 
 
 def extra_contexts(
     con: Connection, source_files: list[str], contexts: dict[str, dict]
 ) -> dict[str, dict]:
-    found = {"routing_rows": accuracy(con, source_files), "confusion_rows": confusion(
-        con, source_files), "misrouted": misrouted(con, source_files),
-        "settings_rows": settings(con, source_files)}
+    found = {key: select_by_file(con, model, selected, source_files, where=where, order=order)
+             for key, (model, selected, where, order) in SECTIONS.items()}
     return {f: {key: rows[f] for key, rows in found.items()} for f in source_files}
