@@ -4,8 +4,10 @@ planted on purpose. score_agreement counts exactly those, and the report lists t
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
-from agent_scoring.reports import render_report
+from agent_scoring.reports import llm_audit, render_report
 from conftest import REAL_PLAN
 from support.markdown import table_with_header
 from support.warehouse import all_rows, build
@@ -17,7 +19,7 @@ METRIC_HEADERS = {
     "speed": "속도(SINGLE) 점수", "stability": "안정성 점수",
 }
 
-pytestmark = pytest.mark.skipif(not REAL_PLAN.exists(), reason="needs ../shared/real-data")
+needs_real_data = pytest.mark.skipif(not REAL_PLAN.exists(), reason="needs ../shared/real-data")
 
 
 def rule_scores(con) -> dict[str, dict]:
@@ -82,6 +84,27 @@ def planted(agent_warehouse, tmp_path_factory):
                        "items": len(items), "queries": len({r["query_id"] for r in items})}
 
 
+def test_the_audit_only_selects_what_the_marts_hold():
+    source = inspect.getsource(llm_audit).lower()
+    for word in ("over (", "qualify", "string_agg", "count_if", "count(", " join ", "group by"):
+        assert word not in source, word
+
+
+@needs_real_data
+def test_far_apart_pairs_are_numbered_in_the_reports_order(planted):
+    warehouse, _ = planted
+    with warehouse.connect() as con:
+        found = all_rows(con, "select metric_order, record_no, far_apart_rank, far_apart_count "
+                              "from score_pairs_far_apart where source_file = ? "
+                              "order by far_apart_rank", [PLATFORM_FILE])
+        total = con.execute("select sum(far_apart) from score_agreement where source_file = ?",
+                            [PLATFORM_FILE]).fetchone()[0]
+    assert [r["far_apart_rank"] for r in found] == list(range(1, total + 1))
+    assert found == sorted(found, key=lambda r: (r["metric_order"], r["record_no"]))
+    assert {r["far_apart_count"] for r in found} == {total}
+
+
+@needs_real_data
 def test_score_agreement_counts_exactly_the_planted_errors(planted):
     warehouse, facts = planted
     with warehouse.connect() as con:
@@ -115,6 +138,7 @@ def test_score_agreement_counts_exactly_the_planted_errors(planted):
     ]
 
 
+@needs_real_data
 def test_the_report_lists_each_planted_error_and_why_the_rules_disagree(planted):
     warehouse, facts = planted
     with warehouse.connect() as con:
