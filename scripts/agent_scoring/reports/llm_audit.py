@@ -1,5 +1,5 @@
 """The report's "LLM 채점 검증": how far the platform's LLM scores agree with the rules
-(mart score_agreement), and each item where they are two points apart or
+(mart score_agreement, with Cohen's κ), and each item where they are two points apart or
 more, with what the rules saw (score_pairs_far_apart). Every figure and text is the marts'."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ def agreement(con: Connection, agent: str, source_files: list[str]) -> ByFile:
     return rows_by_file(
         con,
         f"""
-        select source_file, metric, item_count, exact_agree, within_one, mean_abs_diff,
-               llm_higher, llm_lower, far_apart, rule_unscored
+        select source_file, metric, item_count, exact_agree, within_one, kappa, kappa_weights,
+               mean_abs_diff, llm_higher, llm_lower, far_apart, rule_unscored
         from score_agreement
         where agent = ? and source_file {IN_FILES}
         order by metric_order
@@ -45,14 +45,19 @@ def far_apart(con: Connection, agent: str, source_files: list[str]) -> ByFile:
 def audits(con: Connection, agent: str, source_files: list[str]) -> dict[str, dict]:
     """Per file: the agreement per metric and the pairs far apart, ready to print."""
     if "score_agreement" not in tables(con):
-        return {f: {"agreement": [], "far_apart": [], "hidden": 0} for f in source_files}
+        return {f: {"agreement": [], "far_apart": [], "hidden": 0, "kappa_quadratic": [],
+                    "kappa_unweighted": []} for f in source_files}
     figures, pairs = agreement(con, agent, source_files), far_apart(con, agent, source_files)
     result = {}
     for f in source_files:
         shown = [p | {"label": METRIC_LABELS[p["metric"]]} for p in pairs[f]]
         total = shown[0]["far_apart_count"] if shown else 0
+        rows = [r | {"label": METRIC_LABELS[r["metric"]]} for r in figures[f]]
         result[f] = {
-            "agreement": [r | {"label": METRIC_LABELS[r["metric"]]} for r in figures[f]],
+            "agreement": rows,
+            # which metrics' κ weighs a near miss (0-5 points) and which are pass/fail
+            "kappa_quadratic": [r["label"] for r in rows if r["kappa_weights"] == "quadratic"],
+            "kappa_unweighted": [r["label"] for r in rows if r["kappa_weights"] == "none"],
             "far_apart": shown,
             "hidden": total - len(shown),
         }
