@@ -1,12 +1,12 @@
 """Reference figures for the warehouse's agreement columns, from scikit-learn: Cohen's κ
-(quadratic weights on the 0-5 points, or none)."""
+(quadratic weights on the 0-5 points, or none), precision and recall."""
 
 from __future__ import annotations
 
 import math
 import warnings
 
-from sklearn.metrics import cohen_kappa_score
+from sklearn.metrics import cohen_kappa_score, precision_score, recall_score
 
 POINTS = [0, 1, 2, 3, 4, 5]
 
@@ -27,3 +27,14 @@ def kappa(llm: list[float], rules: list[float], weights: str) -> float | None:
             return defined(cohen_kappa_score(llm, rules, weights="quadratic", labels=POINTS))
         return defined(cohen_kappa_score(llm, rules))
 
+
+def binary_agreement(predicted: list[bool], actual: list[bool]) -> dict[str, float | None]:
+    """Precision and recall of `predicted` (positive: True) against `actual`, and Cohen's κ."""
+    nan = float("nan")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {
+            "precision": defined(precision_score(actual, predicted, zero_division=nan)),
+            "recall": defined(recall_score(actual, predicted, zero_division=nan)),
+            "kappa": defined(cohen_kappa_score(predicted, actual)) if predicted else None,
+        }
