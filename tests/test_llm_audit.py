@@ -1,12 +1,18 @@
 """The LLM score audit (issue 22): an xlsx export written from the team's real plan file,
 with the platform's per-metric LLM columns set to what the rules give, except for errors
-planted on purpose. score_agreement counts exactly those, and the report lists them."""
+planted on purpose. score_agreement counts exactly those, and the report lists them.
+Its Cohen's κ is scikit-learn's, on the samples and on the planted export."""
 
 from __future__ import annotations
 
+import inspect
+from collections import defaultdict
+
 import pytest
-from agent_scoring.reports import render_report
+from agent_scoring.markdown import num
+from agent_scoring.reports import llm_audit, render_report
 from conftest import REAL_PLAN
+from support.agreement import kappa
 from support.markdown import table_with_header
 from support.warehouse import all_rows, build
 from support.xlsx import read_csv, write_xlsx
@@ -17,7 +23,7 @@ METRIC_HEADERS = {
     "speed": "속도(SINGLE) 점수", "stability": "안정성 점수",
 }
 
-pytestmark = pytest.mark.skipif(not REAL_PLAN.exists(), reason="needs ../shared/real-data")
+needs_real_data = pytest.mark.skipif(not REAL_PLAN.exists(), reason="needs ../shared/real-data")
 
 
 def rule_scores(con) -> dict[str, dict]:
@@ -82,6 +88,84 @@ def planted(agent_warehouse, tmp_path_factory):
                        "items": len(items), "queries": len({r["query_id"] for r in items})}
 
 
+def kappas(con, source_file: str | None = None) -> list[tuple]:
+    """Per agent, file and metric: (key, score_agreement.kappa, scikit-learn's κ of the same
+    score_pairs, as kappa_weights says)."""
+    pairs = defaultdict(lambda: ([], []))
+    for p in all_rows(con, "select agent, source_file, metric, llm_score, rule_score "
+                           "from score_pairs where rule_score is not null"):
+        llm, rules = pairs[p["agent"], p["source_file"], p["metric"]]
+        llm.append(p["llm_score"])
+        rules.append(p["rule_score"])
+    figures = all_rows(con, "select agent, source_file, metric, item_count, kappa_weights, kappa "
+                            "from score_agreement order by all")
+    found = []
+    for f in figures:
+        key = f["agent"], f["source_file"], f["metric"]
+        if source_file in (None, f["source_file"]):
+            assert len(pairs[key][0]) == f["item_count"]
+            found.append((key, f["kappa"], kappa(*pairs[key], f["kappa_weights"])))
+    return found
+
+
+def test_kappa_of_the_samples_is_scikit_learns(con):
+    found = kappas(con)
+    assert {key[2] for key, *_ in found} >= {"intent", "accuracy"}
+    for key, warehouse, reference in found:
+        assert warehouse == pytest.approx(reference, abs=1e-12), key
+    by_key = {key[1:]: warehouse for key, warehouse, _ in found}
+    # the plan sample's four LLM-scored items: one a point above the rules, on each metric
+    assert by_key["plan_agent_sample.csv", "intent"] == pytest.approx(0.75)
+    assert by_key["plan_agent_sample.csv", "accuracy"] == pytest.approx(0.75)
+
+
+def test_the_audit_only_selects_what_the_marts_hold():
+    source = inspect.getsource(llm_audit).lower()
+    for word in ("over (", "qualify", "string_agg", "count_if", "count(", " join ", "group by"):
+        assert word not in source, word
+
+
+@needs_real_data
+def test_kappa_of_the_planted_errors_is_scikit_learns(planted):
+    warehouse, _ = planted
+    with warehouse.connect() as con:
+        found = kappas(con, PLATFORM_FILE)
+    assert [key[2] for key, *_ in found] == sorted(METRIC_HEADERS)
+    for key, figure, reference in found:
+        assert figure == pytest.approx(reference, abs=1e-12), key
+    by_metric = {key[2]: figure for key, figure, _ in found}
+    # one planted error among hundreds of items (131 queries for 일관성)
+    assert all(0.9 < by_metric[m] < 1 for m in ("intent", "accuracy", "consistency", "speed"))
+    # the rules call every real item stable: with one side constant, chance agreement is the
+    # observed one and κ is 0 although 261 of 262 agree (κ's prevalence paradox)
+    assert by_metric["stability"] == 0
+
+
+@needs_real_data
+def test_kappa_weighs_the_0_to_5_scales_and_not_the_pass_fail_rules(planted):
+    warehouse, _ = planted
+    with warehouse.connect() as con:
+        weights = dict(con.execute("select metric, kappa_weights from score_agreement "
+                                   "where source_file = ?", [PLATFORM_FILE]).fetchall())
+    assert weights == {"intent": "quadratic", "accuracy": "quadratic", "speed": "quadratic",
+                       "consistency": "none", "stability": "none"}
+
+
+@needs_real_data
+def test_far_apart_pairs_are_numbered_in_the_reports_order(planted):
+    warehouse, _ = planted
+    with warehouse.connect() as con:
+        found = all_rows(con, "select metric_order, record_no, far_apart_rank, far_apart_count "
+                              "from score_pairs_far_apart where source_file = ? "
+                              "order by far_apart_rank", [PLATFORM_FILE])
+        total = con.execute("select sum(far_apart) from score_agreement where source_file = ?",
+                            [PLATFORM_FILE]).fetchone()[0]
+    assert [r["far_apart_rank"] for r in found] == list(range(1, total + 1))
+    assert found == sorted(found, key=lambda r: (r["metric_order"], r["record_no"]))
+    assert {r["far_apart_count"] for r in found} == {total}
+
+
+@needs_real_data
 def test_score_agreement_counts_exactly_the_planted_errors(planted):
     warehouse, facts = planted
     with warehouse.connect() as con:
@@ -115,6 +199,7 @@ def test_score_agreement_counts_exactly_the_planted_errors(planted):
     ]
 
 
+@needs_real_data
 def test_the_report_lists_each_planted_error_and_why_the_rules_disagree(planted):
     warehouse, facts = planted
     with warehouse.connect() as con:
@@ -136,3 +221,11 @@ def test_the_report_lists_each_planted_error_and_why_the_rules_disagree(planted)
     agreement = table_with_header(text, "지표", "2점 이상 차이")
     assert [row[0] for row in agreement[1:]] == ["의도 충족", "정확성", "일관성", "응답 속도",
                                                  "안정성"]
+    with warehouse.connect() as con:
+        figures = [k for _, k, _ in kappas(con, PLATFORM_FILE)]
+        order = [m for (m,) in con.execute("select metric from score_agreement where "
+                                           "source_file = ? order by metric_order",
+                                           [PLATFORM_FILE]).fetchall()]
+    column = agreement[0].index("κ")
+    by_metric_kappa = dict(zip(sorted(METRIC_HEADERS), figures, strict=True))
+    assert [row[column] for row in agreement[1:]] == [num(by_metric_kappa[m]) for m in order]

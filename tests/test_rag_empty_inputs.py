@@ -16,6 +16,7 @@ MARTS = {
     "rag_breakdown": 16,
     "rag_dataset_coverage": 10,
     "rag_verdict_changes": 18,
+    "rag_hallucination_agreement": 11,
 }
 STAGING = [
     "stg_rag__datasets",

@@ -75,6 +75,15 @@ def test_hallucination_accuracy_without_labels_is_not_measurable(con, run_id):
     assert "측정 불가" in c["note"]
 
 
+@pytest.mark.parametrize("run_id", [RUN_1210, RUN_1211])
+def test_judge_against_labels_without_labels_is_not_measurable(con, run_id):
+    found = one(con, "select * from rag_hallucination_agreement where run_id = ?", [run_id])
+    assert found["labelled_count"] == 0
+    assert (found["judge_precision"], found["judge_recall"], found["kappa"]) == (None,) * 3
+    text = render(REPORTER.template, REPORTER.context(con, run_id))
+    assert "사람 라벨과 judge의 환각 판정" not in text
+
+
 def test_1210_figures_are_0_8093_then_13_and_5_of_15(con):
     s = one(con, "select * from rag_run_scores where run_id = ?", [RUN_1210])
     assert round(s["in_domain_mean_score"], 4) == 0.8093

@@ -11,6 +11,7 @@ from agent_scoring.cli import main
 from agent_scoring.markdown import render
 from agent_scoring.reports.rag import REPORTER
 from click.testing import CliRunner
+from support.agreement import binary_agreement
 from support.markdown import html_tokens, tables_by_heading
 from support.warehouse import SAMPLES, all_rows, build, copy_inputs, one
 
@@ -159,6 +160,38 @@ def test_accuracy_is_never_computed_from_unlabelled_answers(con):
     assert accuracy(con, RUN_2)["denominator"] == 4
 
 
+@pytest.mark.parametrize("run_id", [RUN_1, RUN_2])
+def test_judge_precision_recall_and_kappa_against_the_labels_are_scikit_learns(con, run_id):
+    labelled = all_rows(
+        con,
+        """
+        select hallucination_detected, human_hallucination from rag_judgements
+        where run_id = ? and judge_status = 'judged' and human_hallucination is not null
+        """,
+        [run_id],
+    )
+    reference = binary_agreement([r["hallucination_detected"] for r in labelled],
+                                 [r["human_hallucination"] for r in labelled])
+    found = one(con, "select * from rag_hallucination_agreement where run_id = ?", [run_id])
+    assert found["labelled_count"] == len(labelled) == accuracy(con, run_id)["denominator"]
+    for figure in ("precision", "recall"):
+        assert found[f"judge_{figure}"] == pytest.approx(reference[figure])
+    assert found["kappa"] == pytest.approx(reference["kappa"])
+
+
+def test_judge_against_the_labels_on_the_samples(con):
+    # run 2: ood_hallucination_001 both yes; edge_multi_001 the judge's yes, the label's no;
+    # in_trouble_001 and in_concept_001 both no. Run 1: both labels yes, the judge too - κ is
+    # undefined (no chance of disagreeing): null.
+    found = {r["run_id"]: r for r in all_rows(con, "select * from rag_hallucination_agreement")}
+    run_2 = found[RUN_2]
+    assert [run_2[c] for c in ("true_positive", "false_positive", "false_negative",
+                               "true_negative")] == [1, 1, 0, 2]
+    assert (run_2["judge_precision"], run_2["judge_recall"], run_2["kappa"]) == (0.5, 1.0, 0.5)
+    assert (found[RUN_1]["judge_precision"], found[RUN_1]["judge_recall"],
+            found[RUN_1]["kappa"]) == (1.0, 1.0, None)
+
+
 # --- stored values and changes ------------------------------------------------------------
 
 
@@ -211,6 +244,14 @@ def test_report_success_criteria_table_shows_measured_accuracy_with_labels(repor
     rows = {r[0]: r[1:4] for r in table[1:]}
     assert rows["환각 탐지 정확도"] == ["≥ 85%", "75.0% (3/4)", "미달"]
     assert rows["OOD 적절한 거부율"] == ["≥ 90%", "66.7% (2/3)", "미달"]
+
+
+def test_report_shows_the_judge_against_the_labels_under_the_criteria(report_run_2):
+    section = report_run_2.split("## 성공 기준 (설계서 §7)")[1].split("\n## ")[0]
+    assert (
+        "- 사람 라벨과 judge의 환각 판정 (라벨이 있는 채점 문항 4개, 환각이 양성): "
+        "정밀도 50.0% (1/2), 재현율 100.0% (1/1), Cohen's κ 0.50"
+    ) in section.splitlines()
 
 
 def test_hostile_reasoning_stays_inside_its_cell(report_run_2):

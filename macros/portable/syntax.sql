@@ -99,3 +99,20 @@
 {% macro spark__trim_chars(text, characters) -%}
     trim(both {{ sql_string(characters) }} from {{ text }})
 {%- endmacro %}
+
+
+{% macro fixed_decimals(number, digits) -%}
+    {#- `number` as text with exactly `digits` decimals, rounded as Python's f"{x:.3f}"
+        rounds (the double's exact value), no thousands separator. -#}
+    {{ return(adapter.dispatch('fixed_decimals', 'agent_scoring')(number, digits)) }}
+{%- endmacro %}
+
+{% macro duckdb__fixed_decimals(number, digits) -%}
+    printf('%.{{ digits }}f', {{ number }})
+{%- endmacro %}
+
+{% macro spark__fixed_decimals(number, digits) -%}
+    {#- format_number rounds the double's exact value (java.text.DecimalFormat, US symbols);
+        Java's format_string('%.3f') would round its shortest decimal half up instead -#}
+    replace(format_number({{ number }}, {{ digits }}), ',', '')
+{%- endmacro %}

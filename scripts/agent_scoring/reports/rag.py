@@ -109,6 +109,27 @@ def criteria(con: Connection, run_id: str) -> list[dict]:
     return [criterion_row(c) for c in found]
 
 
+def share(value: float | None, numerator: int, denominator: int) -> str:
+    """A share with its counts, as the criteria table shows them: 50.0% (1/2), or '-'."""
+    return "-" if value is None else f"{pct(value)} ({numerator}/{denominator})"
+
+
+def label_agreement(con: Connection, run_id: str) -> dict | None:
+    """The judge's hallucination verdict against the human labels; None without labels."""
+    found = rows(
+        con, "select * from rag_hallucination_agreement where run_id = ?", [run_id]
+    )
+    if not found or not found[0]["labelled_count"]:
+        return None
+    a = found[0]
+    return {
+        "labelled": a["labelled_count"],
+        "precision": share(a["judge_precision"], a["true_positive"], a["judge_positive_count"]),
+        "recall": share(a["judge_recall"], a["true_positive"], a["human_positive_count"]),
+        "kappa": dec(a["kappa"]),
+    }
+
+
 def breakdowns(con: Connection, run_id: str) -> list[dict]:
     found = rows(
         con,
@@ -289,6 +310,7 @@ def context(con: Connection, source_file: str) -> dict:
         },
         "rules": scoring_rules(con),
         "criteria": criteria(con, run_id),
+        "labels": label_agreement(con, run_id),
         "means": [
             {"label": "충실성 (faithfulness, 1–5)", "value": dec(run["mean_faithfulness"])},
             {"label": "관련성 (relevance, 1–5)", "value": dec(run["mean_relevance"])},
@@ -337,6 +359,7 @@ REPORTER = Reporter(
     required_tables=(
         "rag_run_scores",
         "rag_success_criteria",
+        "rag_hallucination_agreement",
         "rag_judgements",
         "rag_breakdown",
         "rag_dataset_coverage",
