@@ -19,10 +19,12 @@ select
     {{ bound }}::double as upper_bound_inclusive,
     '{{ 5 - loop.index0 }}점 {{ ('≤%g' | format(bound)) if loop.first
         else ('%g~%g' | format(bounds[loop.index0 - 1], bound)) }}초' as band_label,
-    '{{ rule_text | join(", ") }}' as rubric_text
+    '{{ rule_text | join(", ") }}' as rubric_text,
+    '{{ var('speed_rubric_names')[name] }}' as rubric_name
 union all
 {% endfor %}
 select '{{ name }}', 0, {{ bounds[-1] }}::double, null::double,
-    '0점 >{{ '%g' | format(bounds[-1]) }}초', '{{ rule_text | join(", ") }}'
+    '0점 >{{ '%g' | format(bounds[-1]) }}초', '{{ rule_text | join(", ") }}',
+    '{{ var('speed_rubric_names')[name] }}'
 {{ "union all" if not outer.last }}
 {% endfor %}

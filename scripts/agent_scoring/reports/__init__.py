@@ -28,9 +28,6 @@ from agent_scoring.db import (  # noqa: F401 - re-exported for the reporters
     tables,
 )
 
-# the speed rubrics as every report names them
-RUBRIC_NAMES = {"single": "단일", "multi": "복수"}
-
 
 @dataclass(frozen=True)
 class Reporter:

@@ -15,7 +15,6 @@ from types import ModuleType
 from agent_scoring import significance
 from agent_scoring.db import columns, table_comment
 from agent_scoring.reports import (
-    RUBRIC_NAMES,
     ByFile,
     Connection,
     Reporter,
@@ -121,10 +120,14 @@ def band_labels(con: Connection, rubric: str) -> list[str]:
         [rubric])]
 
 
+def speed_rubric(con: Connection, rubric: str) -> dict:
+    """The rubric's name and its bands as the seeds write them (`<=5:5, 5~8:4, …, >20:0`)."""
+    return rows(con, "select rubric_name as name, rubric_text as text from speed_bands "
+                "where speed_rubric = ? limit 1", [rubric])[0]
+
+
 def speed_rubric_text(con: Connection, rubric: str) -> str:
-    """The rubric as the seeds write it, e.g. `<=5:5, 5~8:4, …, >20:0`."""
-    return rows(con, "select rubric_text from speed_bands where speed_rubric = ? limit 1",
-                [rubric])[0]["rubric_text"]
+    return speed_rubric(con, rubric)["text"]
 
 
 def pass_ratio_rule(con: Connection) -> str:
@@ -180,7 +183,7 @@ def previous_runs(con: Connection, source_files: list[str]) -> dict[str, dict | 
 def speed_rubrics(con: Connection, rule: str) -> list[dict]:
     """The rubrics an agent's speed rule can use, named and written as the seeds do."""
     return [
-        {"rubric": r, "name": RUBRIC_NAMES[r], "text": speed_rubric_text(con, r)}
+        {"rubric": r, **speed_rubric(con, r)}
         for r in RUBRICS_OF_RULE.get(rule, ("single",))
     ]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from agent_scoring import history, significance
 from agent_scoring.markdown import num
-from agent_scoring.reports import RUBRIC_NAMES, Connection, charts, rows
+from agent_scoring.reports import Connection, charts, rows
 
 CHANGE_TITLES = {
     "regressed": "회귀 (통과 → 실패)",
@@ -70,7 +70,9 @@ def latency_rows(con: Connection, pair: history.Pair) -> list[dict]:
     head = history.latency(con, pair.head["source_file"])
     base = history.latency(con, pair.base["source_file"]) if pair.base else {}
     found = []
-    for rubric, name in RUBRIC_NAMES.items():
+    names = rows(con, "select distinct speed_rubric, rubric_name from speed_bands "
+                 "order by speed_rubric desc")
+    for rubric, name in ((r["speed_rubric"], r["rubric_name"]) for r in names):
         if head.get(f"p50_{rubric}_sec") is None and base.get(f"p50_{rubric}_sec") is None:
             continue
         found.append({
