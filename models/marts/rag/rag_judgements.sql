@@ -4,9 +4,14 @@ with judgements as (
     select * from {{ ref('int_rag__judgements') }}
 ),
 
+categories as (
+    select category, sort_order from {{ ref('rag_categories') }}
+),
+
 compared as (
     select
-        *,
+        judgements.*,
+        categories.sort_order as category_order,
         passed is not distinct from stored_passed as passed_matches_stored,
         case
             when overall_score is null and stored_overall_score is null then true
@@ -14,6 +19,7 @@ compared as (
             else abs(overall_score - stored_overall_score) <= stored_score_tolerance
         end as overall_score_matches_stored
     from judgements
+    left join categories on categories.category = judgements.category
 ),
 
 final as (
@@ -53,7 +59,8 @@ final as (
         answer_length,
         retrieved_docs_count,
         retrieval_time_ms,
-        filter_applied
+        filter_applied,
+        category_order
     from compared
 )
 

@@ -170,11 +170,9 @@ def failed_questions(con: Connection, run_id: str) -> list[dict]:
     found = rows(
         con,
         """
-        select j.*
-        from rag_judgements as j
-        left join rag_categories as c on j.category = c.category
-        where j.run_id = ? and not j.passed
-        order by c.sort_order nulls last, j.result_ordinal
+        select * from rag_judgements
+        where run_id = ? and not passed
+        order by category_order nulls last, result_ordinal
         """,
         [run_id],
     )
@@ -364,7 +362,6 @@ REPORTER = Reporter(
         "rag_breakdown",
         "rag_dataset_coverage",
         "rag_verdict_changes",
-        "rag_categories",
         "rag_scoring_rules",
     ),
     sources=sources,
