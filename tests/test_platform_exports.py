@@ -116,10 +116,8 @@ def warehouse(tmp_path_factory):
     write_xlsx(inputs / "plan_agent_cells.xlsx", HEADER, cells, sheet="결과",
                before=["메모"])
     write_csv_rows(inputs / HOSTILE_NAME, HEADER, hostile_rows())
-    return build(inputs, work, select=["+item_scores", "+input_files", "+set_scores",
-                                        "+round_scores", "+consistency", "+query_consistency",
-                                        "speed_bands", "path:models/marts/agents.sql",
-                                        "+check_results"])
+    # what score-report reads (the score_report exposure), and what that needs
+    return build(inputs, work, select=["+exposure:score_report"])
 
 
 @pytest.fixture()

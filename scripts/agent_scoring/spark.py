@@ -54,6 +54,7 @@ class SparkConnection:
     def __init__(self, session: Any, schema: str = "main") -> None:
         self.session = session
         self.schema = schema
+        session.catalog.setCurrentDatabase(schema)  # the marts, unqualified as on DuckDB
         self.description: list[tuple[str]] = []
         self._rows: list[tuple] = []
 
