@@ -119,7 +119,7 @@ def warehouse(tmp_path_factory):
     return build(inputs, work, select=["+item_scores", "+input_files", "+set_scores",
                                         "+round_scores", "+consistency", "+query_consistency",
                                         "speed_bands", "path:models/marts/agents.sql",
-                                        "+check_results"])
+                                        "+check_results", "+path:models/marts/reporting"])
 
 
 @pytest.fixture()
