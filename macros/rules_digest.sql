@@ -32,8 +32,9 @@
 {% macro rule_vars() -%}
     {#- The vars a score can depend on: every var of dbt_project.yml but location_vars()
         (tests/test_rule_edits.py holds this list to the file). -#}
-    {{ return(['engines_without_constraints', 'pass_ratio_bands', 'speed_rubrics', 'speed_rubric_names', 'consistency_pass_score',
-               'fail_total_below', 'ops_checklist', 'run_pairs', 'run_pair_min_shared_share',
+    {{ return(['engines_without_constraints', 'pass_ratio_bands', 'speed_rubrics',
+               'speed_rubric_names', 'consistency_pass_score', 'fail_total_below',
+               'ops_checklist', 'run_pairs', 'run_pair_min_shared_share',
                'max_response_time_sec', 'agents', 'rag_files', 'csv_max_line_bytes',
-               'csv_max_fields']) }}
+               'csv_max_fields', 'rejected_locations_shown']) }}
 {%- endmacro %}

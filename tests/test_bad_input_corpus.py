@@ -571,5 +571,5 @@ def test_data_quality_says_when_the_warehouse_predates_the_reject_marts():
     with duckdb.connect() as c:
         c.execute("create table item_scores (agent varchar)")
         assert data_quality(c, "plan_agent", "x.csv") == {
-            "available": False, "missing_table": "input_files",
+            "available": False, "missing_table": "report_input_files",
         }

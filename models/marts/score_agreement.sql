@@ -1,14 +1,16 @@
 {{ config(materialized='view') }}
--- Per agent, file and metric: how far the platform's LLM scores agree with the rules
--- (score_pairs), and Cohen's κ from the confusion counts (score_agreement_cells). Speed and
+-- Per agent, file and metric: how far the platform's LLM scores agree with the rules, and
+-- Cohen's κ, from the confusion counts (score_agreement_cells). Speed and
 -- stability need no judgement: a disagreement there is the LLM's error.
 
-with pairs as (
-    select * from {{ ref('score_pairs') }}
+with all_cells as (
+    select * from {{ ref('score_agreement_cells') }}
 ),
 
+-- the cells the rules scored
 cells as (
-    select * from {{ ref('score_agreement_cells') }}
+    select * from all_cells
+    where rule_score is not null
 ),
 
 counts as (
@@ -17,15 +19,23 @@ counts as (
         source_file,
         metric,
         min(metric_order) as metric_order,
-        count(score_diff) as item_count,
-        count(*) filter (where score_diff = 0) as exact_agree,
-        count(*) filter (where abs(score_diff) <= 1) as within_one,
-        avg(abs(score_diff)) as mean_abs_diff,
-        count(*) filter (where score_diff > 0) as llm_higher,
-        count(*) filter (where score_diff < 0) as llm_lower,
-        count(*) filter (where abs(score_diff) >= 2) as far_apart,
-        count(*) - count(score_diff) as rule_unscored
-    from pairs
+        cast(coalesce(sum(item_count) filter (where rule_score is not null), 0) as bigint)
+            as item_count,
+        cast(coalesce(sum(item_count) filter (where llm_score = rule_score), 0) as bigint)
+            as exact_agree,
+        cast(coalesce(sum(item_count) filter (where abs(llm_score - rule_score) <= 1), 0)
+            as bigint) as within_one,
+        sum(item_count * abs(llm_score - rule_score))
+            / nullif(sum(item_count) filter (where rule_score is not null), 0) as mean_abs_diff,
+        cast(coalesce(sum(item_count) filter (where llm_score > rule_score), 0) as bigint)
+            as llm_higher,
+        cast(coalesce(sum(item_count) filter (where llm_score < rule_score), 0) as bigint)
+            as llm_lower,
+        cast(coalesce(sum(item_count) filter (where abs(llm_score - rule_score) >= 2), 0)
+            as bigint) as far_apart,
+        cast(coalesce(sum(item_count) filter (where rule_score is null), 0) as bigint)
+            as rule_unscored
+    from all_cells
     group by agent, source_file, metric
 ),
 

@@ -1,16 +1,14 @@
 """The data-quality section of every agent's report: where each row of the file went.
 
-Reads the input_files, rejected_rows and item_scores marts. Rendered by the partial
-templates/_data_quality.md.j2 (layout only); every figure and phrase choice is made here.
+Selects the rows of the report_* models of models/marts/reporting/_reporting__data_quality.yml
+for the files rendered; every figure is made there. Rendered by the partial
+templates/_data_quality.md.j2 (layout only); the display labels are here.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from agent_scoring.reports import ByFile, Connection, first_by_file, rows, select_by_file, tables
 
-from agent_scoring.reports import IN_FILES, ByFile, Connection, first_by_file, rows, rows_by_file
-
-SHOWN_LOCATIONS = 10
 SHOWN_QUERIES = 20
 SHOWN_CELLS = 10
 CELL_KINDS = {"formula": "수식", "error": "오류 값", "outside_header": "헤더 밖"}
@@ -21,12 +19,17 @@ TIME_PROBLEMS = {
     "negative": "음수",
     "too_large": "상한 초과",
 }
-NEEDED_TABLES = ("input_files", "rejected_rows", "item_scores")
+NEEDED_TABLES = (
+    "report_input_files", "report_cell_notes", "report_round_counts",
+    "report_single_round_queries", "report_unusable_values", "report_rejected_reasons",
+)
 NO_INPUT_FILE_ROW = {
     "rows_read": None, "rows_scored": 0, "rows_rejected": 0, "rows_unaccounted": None,
-    "encoding": None, "read_from": None, "unknown_columns": [], "sheet_name": None,
-    "cell_notes": [],
+    "reconciled": False, "encoding": None, "read_from": None, "unknown_columns": [],
+    "sheet_name": None, "cell_note_count": 0,
 }
+NO_ROUNDS = {"round_count": 0, "rounds_unequal": False, "round_size": None}
+NO_SINGLE_ROUND_QUERIES = {"single_round_query_count": 0}
 
 
 def data_quality(con: Connection, agent: str, source_file: str) -> dict:
@@ -38,177 +41,112 @@ def data_quality_by_file(
     con: Connection, agent: str, source_files: list[str]
 ) -> dict[str, dict]:
     """`data_quality` of each file, from one run of each query."""
-    present = {
-        r["table_name"]
-        for r in rows(con, "select table_name from information_schema.tables")
-    }
+    present = tables(con)
     missing = [t for t in NEEDED_TABLES if t not in present]
     if missing:
         return {f: {"available": False, "missing_table": missing[0]} for f in source_files}
 
-    found = rows_by_file(
-        con,
-        f"""
-        select source_file, rows_read, rows_scored, rows_rejected, rows_unaccounted, encoding,
-               read_from, unknown_columns, sheet_name, cell_notes
-        from input_files
-        where agent = ? and source_file {IN_FILES}
-        """,
-        [agent, source_files],
+    files = first_by_file(_select(
+        con, "report_input_files",
+        "rows_read, rows_scored, rows_rejected, rows_unaccounted, reconciled, encoding, "
+        "read_from, unknown_columns, sheet_name, cell_note_count",
+        agent, source_files, order_by="source_file",
+    ), source_files, NO_INPUT_FILE_ROW)
+    rounds = _select(con, "report_round_counts",
+                     "round_label, item_count, round_count, rounds_unequal, round_size",
+                     agent, source_files, order_by="round_no")
+    single_round = _select(con, "report_single_round_queries",
+                           "query_id, round_label, query_text, single_round_query_count",
+                           agent, source_files, order_by="query_no",
+                           first=("query_no", SHOWN_QUERIES))
+    rejected = _select(con, "report_rejected_reasons",
+                       "reject_code, row_count, first_reject_reason, locations, "
+                       "hidden_location_count",
+                       agent, source_files, order_by="reason_no")
+    cells = _select(con, "report_cell_notes", "cell, header_name, kind", agent, source_files,
+                    order_by="note_no", first=("note_no", SHOWN_CELLS))
+    times, statuses = (
+        _select(con, "report_unusable_values", "value, row_count", agent, source_files,
+                order_by="value_no", value_kind=kind)
+        for kind in ("response_time_problem", "unknown_llm_status")
     )
-    counts = first_by_file(found, source_files, NO_INPUT_FILE_ROW)
-    round_counts = _round_counts(con, agent, source_files)
-    # Only files of several rounds can have a Query ID asked in just one.
-    single_round = _single_round_queries(
-        con, agent, [f for f in source_files if len(round_counts[f]) > 1])
-    rejected = _rejected_rows(con, agent, source_files)
-    values = _unusable_values(con, agent, source_files)
     # files of the input folder nobody reads: said in every report (agent '(unclaimed)')
     unclaimed = [r["source_file"] for r in rows(
-        con, "select source_file from input_files where agent = '(unclaimed)' order by 1")]
+        con, "select source_file from report_input_files where agent = ? order by source_file",
+        ["(unclaimed)"])]
     return {
-        f: _section(counts[f], round_counts[f], single_round[f], _by_reason(rejected[f]))
-        | _value_notes(counts[f], values[f]) | {"unclaimed_files": unclaimed}
+        f: _section(files[f], rounds[f], single_round[f], rejected[f])
+        | _value_notes(files[f], cells[f], times[f], statuses[f])
+        | {"unclaimed_files": unclaimed}
         for f in source_files
     }
 
 
-def _unusable_values(con: Connection, agent: str, source_files: list[str]) -> ByFile:
-    """Per file: response times that give no speed score (by reason) and LLM 상태 values the
-    seed does not know, counted."""
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, 'time' as kind, response_time_problem as value, count(*) as n
-        from item_scores
-        where agent = ? and source_file {IN_FILES}
-            and response_time_problem is not null and response_time_problem <> 'missing'
-        group by all
-        union all
-        select source_file, 'status', llm_status, count(*)
-        from item_scores
-        where agent = ? and source_file {IN_FILES} and llm_status_class = 'unknown'
-        group by all
-        order by kind, n desc, value
-        """,
-        [agent, source_files, agent, source_files],
-    )
-
-
-def _value_notes(counts: dict, values: list[dict]) -> dict:
-    notes = list(counts.get("cell_notes") or [])
-    shown = [
-        {"cell": n["cell"], "text": ", ".join(
-            x for x in (n["header_name"], CELL_KINDS.get(n["kind"], n["kind"])) if x)}
-        for n in notes[:SHOWN_CELLS]
-    ]
-    return {
-        "sheet_name": counts.get("sheet_name"),
-        "cell_notes": shown,
-        "cell_note_count": len(notes),
-        "cell_notes_hidden": max(0, len(notes) - SHOWN_CELLS),
-        "response_time_problems": [
-            {"label": TIME_PROBLEMS.get(v["value"], v["value"]), "n": v["n"]}
-            for v in values if v["kind"] == "time"
-        ],
-        "unknown_llm_statuses": [
-            {"llm_status": v["value"], "n": v["n"]} for v in values if v["kind"] == "status"
-        ],
-    }
+def _select(
+    con: Connection, model: str, columns: str, agent: str, source_files: list[str], *,
+    order_by: str, first: tuple[str, int] | None = None, value_kind: str | None = None,
+) -> ByFile:
+    """Per file: the model's rows of the agent's files, in order; `first`: (its numbering
+    column, how many) to keep only the first rows; `value_kind`: only rows of that kind."""
+    conditions, params = [], []
+    if value_kind is not None:
+        conditions, params = [*conditions, "value_kind = ?"], [*params, value_kind]
+    if first is not None:
+        conditions, params = [*conditions, f"{first[0]} <= ?"], [*params, first[1]]
+    return select_by_file(con, model, columns, source_files, agent=agent,
+                          where=" and ".join(conditions), params=tuple(params),
+                          order=f"source_file, {order_by}")
 
 
 def _section(
-    counts: dict, round_counts: list[dict], single_round: list[dict], rejected: list[dict]
+    counts: dict, rounds: list[dict], single_round: list[dict], rejected: list[dict]
 ) -> dict:
-    sizes = sorted({r["item_count"] for r in round_counts})
+    file_rounds = rounds[0] if rounds else NO_ROUNDS
+    queries = single_round[0] if single_round else NO_SINGLE_ROUND_QUERIES
     return {
         "available": True,
         "rows_read": counts["rows_read"],
         "rows_scored": counts["rows_scored"],
         "rows_rejected": counts["rows_rejected"],
         "rows_unaccounted": counts["rows_unaccounted"],
-        "reconciled": counts["rows_unaccounted"] == 0,
+        "reconciled": counts["reconciled"],
         "encoding": counts["encoding"],
         "read_from": counts["read_from"],
         "unknown_columns": list(counts["unknown_columns"] or []),
-        "rejected_by_reason": rejected,
-        "round_counts": round_counts,
-        "rounds_unequal": len(sizes) > 1,
-        "round_size": sizes[0] if len(sizes) == 1 else None,
-        "single_round_queries": single_round[:SHOWN_QUERIES],
-        "single_round_query_count": len(single_round),
-        "single_round_queries_hidden": max(0, len(single_round) - SHOWN_QUERIES),
+        "rejected_by_reason": [
+            {"reject_code": r["reject_code"], "n": r["row_count"],
+             "example": r["first_reject_reason"], "locations": r["locations"],
+             "hidden_locations": r["hidden_location_count"]}
+            for r in rejected
+        ],
+        "round_counts": rounds,
+        "round_count": file_rounds["round_count"],
+        "rounds_unequal": file_rounds["rounds_unequal"],
+        "round_size": file_rounds["round_size"],
+        "single_round_queries": single_round,
+        "single_round_query_count": queries["single_round_query_count"],
+        "single_round_queries_hidden": max(
+            0, queries["single_round_query_count"] - SHOWN_QUERIES),
     }
 
 
-def _rejected_rows(con: Connection, agent: str, source_files: list[str]) -> ByFile:
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, reject_code, reject_reason, record_no, line_no
-        from rejected_rows
-        where agent = ? and source_file {IN_FILES}
-        order by reject_code, record_no nulls last, line_no
-        """,
-        [agent, source_files],
-    )
-
-
-def _by_reason(rejected: list[dict]) -> list[dict]:
-    """One file's rejected rows grouped by reject code, most frequent first."""
-    groups: dict[str, dict] = {}
-    for r in rejected:
-        group = groups.setdefault(
-            r["reject_code"],
-            {"reject_code": r["reject_code"], "example": r["reject_reason"], "n": 0,
-             "locations": []},
-        )
-        group["n"] += 1
-        group["locations"].append(_location(r["record_no"], r["line_no"]))
-    result = sorted(groups.values(), key=lambda g: (-g["n"], g["reject_code"]))
-    for group in result:
-        group["hidden_locations"] = max(0, len(group["locations"]) - SHOWN_LOCATIONS)
-        group["locations"] = group["locations"][:SHOWN_LOCATIONS]
-    return result
-
-
-def _location(record_no: int | None, line_no: int | None) -> str:
-    """`#5` is data record 5 (Excel row 6); `line 14` the physical line of the file."""
-    if record_no is not None and line_no is not None:
-        return f"#{record_no} (line {line_no})"
-    if record_no is not None:
-        return f"#{record_no}"
-    return f"line {line_no}"
-
-
-def _round_counts(con: Connection, agent: str, source_files: list[str]) -> ByFile:
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, round_label, count(*) as item_count,
-               count(distinct query_id) as query_count
-        from item_scores
-        where agent = ? and source_file {IN_FILES}
-        group by source_file, round_label
-        order by min(round_room), min(round_repeat), round_label
-        """,
-        [agent, source_files],
-    )
-
-
-def _single_round_queries(con: Connection, agent: str, source_files: list[str]) -> ByFile:
-    if not source_files:
-        return defaultdict(list)
-    return rows_by_file(
-        con,
-        f"""
-        select source_file, query_id, min(round_label) as round_label,
-               min(query_text) as query_text
-        from item_scores
-        where agent = ? and source_file {IN_FILES} and query_id is not null
-        group by source_file, query_id
-        having count(distinct round_label) = 1
-        order by query_id
-        """,
-        [agent, source_files],
-    )
+def _value_notes(
+    counts: dict, cells: list[dict], times: list[dict], statuses: list[dict]
+) -> dict:
+    return {
+        "sheet_name": counts["sheet_name"],
+        "cell_notes": [
+            {"cell": n["cell"], "text": ", ".join(
+                x for x in (n["header_name"], CELL_KINDS.get(n["kind"], n["kind"])) if x)}
+            for n in cells
+        ],
+        "cell_note_count": counts["cell_note_count"],
+        "cell_notes_hidden": max(0, counts["cell_note_count"] - SHOWN_CELLS),
+        "response_time_problems": [
+            {"label": TIME_PROBLEMS.get(v["value"], v["value"]), "n": v["row_count"]}
+            for v in times
+        ],
+        "unknown_llm_statuses": [
+            {"llm_status": v["value"], "n": v["row_count"]} for v in statuses
+        ],
+    }
