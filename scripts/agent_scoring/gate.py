@@ -28,7 +28,7 @@ from pathlib import Path
 import yaml
 
 from agent_scoring import history, significance
-from agent_scoring.reports import Connection
+from agent_scoring.db import Connection
 
 # rule -> (runs column, label); a run figure that must be at least the threshold
 MINIMA = {

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from agent_scoring.reports import Connection, rows
+from agent_scoring.db import Connection, rows
 
 HEADLINE = [
     ("intent_score", "의도 충족", 2),

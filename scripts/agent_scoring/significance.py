@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 from agent_scoring import history
-from agent_scoring.reports import Connection, rows
+from agent_scoring.db import Connection, rows
 
 # run_comparisons.metric -> how reports name it and how its figures are shown
 METRICS = {
