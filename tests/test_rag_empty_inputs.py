@@ -10,7 +10,7 @@ from support.warehouse import build
 RAG = ["tag:rag"]  # only this seeds, models and tests
 
 MARTS = {
-    "rag_judgements": 36,
+    "rag_judgements": 37,
     "rag_run_scores": 47,
     "rag_success_criteria": 13,
     "rag_breakdown": 16,
