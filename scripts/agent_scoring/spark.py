@@ -55,11 +55,10 @@ class SparkConnection:
         self.session = session
         self.schema = schema
         session.catalog.setCurrentDatabase(schema)  # the marts, unqualified as on DuckDB
-        # a report selects the same views many times (a section per agent, a row per file):
-        # Spark would run each view's whole plan every time, so each is kept once computed
-        for table in session.catalog.listTables(schema):
-            if table.tableType == "VIEW":
-                session.sql(f"cache lazy table {schema}.{table.name}")
+        # a report's selects read small tables and views: Spark's 200 shuffle partitions per
+        # stage would cost most of each query (44 s instead of 3 for ops_checklist here)
+        session.conf.set("spark.sql.shuffle.partitions",
+                         str(session.sparkContext.defaultParallelism))
         self.description: list[tuple[str]] = []
         self._rows: list[tuple] = []
 
