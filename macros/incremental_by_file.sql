@@ -37,10 +37,26 @@
             where current_files.file_fingerprint not in (
                 select distinct file_fingerprint from {{ this }}
             )
+            {{ few_rows_hint() }}
         )
     {%- else -%}
         true
     {%- endif -%}
+{%- endmacro %}
+
+
+{% macro few_rows_hint() -%}
+    {#- Ends a subquery of a few rows that a semi-join filters a big table by. -#}
+    {{ return(adapter.dispatch('few_rows_hint', 'agent_scoring')()) }}
+{%- endmacro %}
+
+{% macro default__few_rows_hint() -%}
+{%- endmacro %}
+
+{% macro duckdb__few_rows_hint() -%}
+    {#- Without a limit DuckDB may hash the big table and probe it with the few new files:
+        0.6 to 1.2 s on 3.3M check rows with no file new, against 0.1 s with it. -#}
+    limit 1000000000
 {%- endmacro %}
 
 

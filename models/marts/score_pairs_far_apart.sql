@@ -1,16 +1,19 @@
-{{ config(materialized='view') }}
+{{ config_incremental_by_file('item_scores') }}
 -- The score_pairs two points apart or more, with what the rules saw on the item: the rows
 -- of the report's "2점 이상 차이 나는 문항", numbered per file in the report's order.
+-- Stored per file as its items change (a view computed every item's round list and failed
+-- checks at each read: 8 s for a report at 1M rows).
 
 {%- set rubric_names = var('speed_rubric_names') %}
 
 with far_pairs as (
     select * from {{ ref('score_pairs') }}
-    where abs(score_diff) >= 2
+    where abs(score_diff) >= 2 and {{ new_file_versions() }}
 ),
 
 items as (
     select * from {{ ref('item_scores') }}
+    where {{ new_file_versions() }}
 ),
 
 failed_checks as (
@@ -21,7 +24,7 @@ failed_checks as (
         {{ string_agg_ordered("check_kind || ' ' || expected_value", "', '", 'check_no') }}
             as failed_checks
     from {{ ref('check_results') }}
-    where not passed
+    where not passed and {{ new_file_versions() }}
     group by agent, source_file, record_no
 ),
 
@@ -55,6 +58,7 @@ joined as (
     select
         ranked.agent,
         ranked.source_file,
+        items.file_fingerprint,
         ranked.record_no,
         ranked.query_id,
         ranked.round_label,
@@ -120,6 +124,7 @@ final as (
     select
         agent,
         source_file,
+        file_fingerprint,
         record_no,
         query_id,
         round_label,

