@@ -8,10 +8,6 @@ with files as (
     select * from {{ ref('int_scoring__checklist_figures') }}
 ),
 
-tracks as (
-    select * from {{ ref('agent_tracks') }}
-),
-
 runs as (
     select agent, source_file, run_order, previous_source_file from {{ ref('runs') }}
 ),
@@ -40,10 +36,6 @@ with_history as (
         on this_run.agent = files.agent and this_run.source_file = files.source_file
     left join files as previous
         on previous.agent = files.agent and previous.source_file = this_run.previous_source_file
-),
-
-has_tracks as (
-    select distinct agent from tracks
 ),
 
 lines as (
@@ -101,8 +93,7 @@ lines as (
         h.track_mismatches = 0 and h.trackless_count = 0,
         'Track이 Query ID 접두어(seeds/agent_tracks.csv)와 다르거나 비어 있음: Track 열을 확인'
     from with_history as h
-    inner join has_tracks on has_tracks.agent = h.agent
-    where h.track_distribution is not null
+    where h.agent_has_tracks
     union all
     select
         h.agent, h.source_file, 7, 'seed 002 §7',
@@ -135,7 +126,7 @@ lines as (
         h.slow_count = 0 or h.slow_count <= coalesce(h.previous_slow_count, -1),
         'Track{{ limits.slow_track }}의 느린 문항이 늘었거나 처음 나옴: 해당 질의의 실행 경로를 추적'
     from with_history as h
-    inner join has_tracks on has_tracks.agent = h.agent
+    where h.agent_has_tracks
 )
 
 select

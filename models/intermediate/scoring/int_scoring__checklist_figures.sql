@@ -216,7 +216,9 @@ final as (
         counts.track_mismatches,
         track_counts.distribution as track_distribution,
         pairs.per_round as pairs_per_round,
-        coalesce(unpaired.n, 0) as unpaired_queries
+        coalesce(unpaired.n, 0) as unpaired_queries,
+        -- the Track lines are the checklist's only for agents with tracks
+        files.agent in (select tracks.agent from tracks) as agent_has_tracks
     from files
     inner join mapping on mapping.agent = files.agent and mapping.source_file = files.source_file
     inner join item_counts as counts
