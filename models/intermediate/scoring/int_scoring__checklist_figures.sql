@@ -218,7 +218,7 @@ final as (
         pairs.per_round as pairs_per_round,
         coalesce(unpaired.n, 0) as unpaired_queries,
         -- the Track lines are the checklist's only for agents with tracks
-        files.agent in (select tracks.agent from tracks) as agent_has_tracks
+        agents_with_tracks.agent is not null as agent_has_tracks
     from files
     inner join mapping on mapping.agent = files.agent and mapping.source_file = files.source_file
     inner join item_counts as counts
@@ -231,6 +231,8 @@ final as (
         on track_counts.agent = files.agent and track_counts.source_file = files.source_file
     left join pairs on pairs.agent = files.agent and pairs.source_file = files.source_file
     left join unpaired on unpaired.agent = files.agent and unpaired.source_file = files.source_file
+    left join (select distinct agent from tracks) as agents_with_tracks
+        on agents_with_tracks.agent = files.agent
 )
 
 select * from final
