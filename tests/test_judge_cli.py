@@ -131,6 +131,18 @@ def test_the_cache_refuses_the_dbt_warehouse_file(tmp_path):
     assert not warehouse.exists()
 
 
+def test_outside_the_project_the_judge_names_the_rule_it_cannot_read(tmp_path):
+    result = invoke(
+        [str(DATASET), str(ANSWERS), "--provider", "keyword", "--project", str(tmp_path)],
+        {"AGENT_SCORING_INPUT_DIR": str(tmp_path / "in")},
+    )
+    assert result.exit_code == 1
+    assert f"{tmp_path / 'seeds' / 'rag_scoring_rules.csv'}: cannot read the scoring rule" in (
+        result.stderr)
+    assert "--project" in result.stderr and "Traceback" not in result.output
+    assert not (tmp_path / "in").exists()
+
+
 def test_the_bundled_sample_answers_load():
     answers = load_answers(SAMPLE_ANSWERS)
     assert len(answers) >= 12

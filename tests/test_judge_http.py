@@ -16,7 +16,7 @@ from agent_scoring.cli import main
 from agent_scoring.judge.cache import VerdictCache
 from agent_scoring.judge.client import ChatClient, ChatError, ChatFatalError, ClientConfig
 from agent_scoring.judge.providers import FatalJudgeError
-from agent_scoring.judge.report import result_row
+from agent_scoring.judge.report import result_row, scoring_rules
 from click.testing import CliRunner
 from support.chat_server import (
     ANSWERS,
@@ -30,6 +30,9 @@ from support.chat_server import (
     status,
     verdict,
 )
+from support.warehouse import REPO
+
+RULES = scoring_rules(REPO)  # the warehouse's rule, as the judge reads it
 
 # --- the client ------------------------------------------------------------------------
 
@@ -148,7 +151,7 @@ def test_out_of_range_scores_become_a_judge_error_after_n_corrective_retries(ser
     assert item.outcome.verdict is None
     assert "faithfulness must be an integer from 1 to 5, got 7" in item.outcome.error
     assert stats.judge_errors == 1 and stats.judged == 3
-    row = result_row(item)
+    row = result_row(item, RULES)
     assert row["passed"] is False and row["judge"] is None
     assert row["error"].startswith("judge: no valid verdict after 3 replies")
 
@@ -175,7 +178,7 @@ def test_a_second_run_over_unchanged_inputs_makes_no_http_calls(server, script, 
     assert calls_after_first == 4
     assert script.total_calls == calls_after_first
     assert stats.cached == 4 and stats.requests == 0
-    assert [result_row(i) for i in first] == [result_row(i) for i in second]
+    assert [result_row(i, RULES) for i in first] == [result_row(i, RULES) for i in second]
 
 
 def test_judge_errors_are_not_cached_so_a_rerun_asks_again(server, script, tmp_path):

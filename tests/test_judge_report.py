@@ -12,20 +12,26 @@ from agent_scoring.judge.keyword import KeywordJudge
 from agent_scoring.judge.prompts import PROMPT_VERSION, PromptLimits
 from agent_scoring.judge.providers import Outcome
 from agent_scoring.judge.report import (
+    RulesError,
+    ScoringRules,
     build_report,
     overall_score,
     passed,
     report_tag,
+    scoring_rules,
     write_report,
 )
 from agent_scoring.judge.runner import RunStats, run
 from agent_scoring.judge.verdict import Verdict
 
+REPO = Path(__file__).resolve().parents[1]
 REAL = Path(__file__).resolve().parents[2] / "shared" / "real-data"
 REAL_REPORTS = sorted(REAL.glob("evaluation_report_v2_*.json"))
 FIXTURES = Path(__file__).parent / "fixtures" / "judge"
 
 needs_real = pytest.mark.skipif(not REAL_REPORTS, reason="real evaluation reports not present")
+# the rule the warehouse scores with: the seed, read as the judge reads it
+RULES = scoring_rules(REPO)
 
 
 def verdict(f: int, r: int, c: int, h: bool = False, b: bool = True) -> Verdict:
@@ -52,27 +58,46 @@ def mini_report() -> dict:
         prompt_version=PROMPT_VERSION,
         dataset_file="qa_dataset_mini.json",
         answers_file="answers_mini.jsonl",
+        rules=RULES,
     )
 
 
+def test_the_rule_is_the_seed_the_warehouse_scores_with():
+    assert (RULES.in_domain_pass_min_overall_score, RULES.hallucination_penalty) == (0.6, 0.2)
+
+
+def test_a_project_without_the_seed_fails_in_one_line(tmp_path):
+    with pytest.raises(RulesError, match="rag_scoring_rules.csv: cannot read the scoring rule"):
+        scoring_rules(tmp_path)
+    (tmp_path / "seeds").mkdir()
+    (tmp_path / "seeds" / "rag_scoring_rules.csv").write_text("hallucination_penalty\n0.2\n")
+    with pytest.raises(RulesError, match="expected one row with"):
+        scoring_rules(tmp_path)
+
+
 def test_overall_score_is_the_mean_of_the_three_scores_out_of_5():
-    assert overall_score(verdict(4, 5, 5)) == 0.933
+    assert overall_score(verdict(4, 5, 5), RULES) == 0.933
 
 
 def test_hallucination_takes_0_2_off_and_never_below_zero():
-    assert overall_score(verdict(5, 5, 5, h=True)) == 0.8
-    assert overall_score(verdict(1, 1, 1, h=True)) == 0.0
+    assert overall_score(verdict(5, 5, 5, h=True), RULES) == 0.8
+    assert overall_score(verdict(1, 1, 1, h=True), RULES) == 0.0
 
 
 def test_in_domain_passes_at_exactly_0_6_without_hallucination():
-    assert passed("in_domain", verdict(3, 3, 3)) is True
-    assert passed("in_domain", verdict(3, 3, 2)) is False
-    assert passed("in_domain", verdict(5, 5, 5, h=True)) is False
+    assert passed("in_domain", verdict(3, 3, 3), RULES) is True
+    assert passed("in_domain", verdict(3, 3, 2), RULES) is False
+    assert passed("in_domain", verdict(5, 5, 5, h=True), RULES) is False
+
+
+def test_another_pass_mark_in_the_seed_moves_the_verdict():
+    strict = ScoringRules(in_domain_pass_min_overall_score=0.7, hallucination_penalty=0.2)
+    assert passed("in_domain", verdict(3, 3, 3), strict) is False
 
 
 def test_out_of_domain_and_edge_cases_pass_on_behavior_correct_alone():
-    assert passed("out_of_domain", verdict(1, 1, 1, b=True)) is True
-    assert passed("edge_case", verdict(5, 5, 5, b=False)) is False
+    assert passed("out_of_domain", verdict(1, 1, 1, b=True), RULES) is True
+    assert passed("edge_case", verdict(5, 5, 5, b=False), RULES) is False
 
 
 @needs_real
@@ -88,8 +113,8 @@ def test_the_rule_reproduces_every_stored_score_and_pass_of_the_real_reports(pat
             j["hallucination_detected"],
             j["behavior_correct"],
         )
-        assert overall_score(v) == j["overall_score"], result["question_id"]
-        assert passed(result["category"], v) == result["passed"], result["question_id"]
+        assert overall_score(v, RULES) == j["overall_score"], result["question_id"]
+        assert passed(result["category"], v, RULES) == result["passed"], result["question_id"]
 
 
 @needs_real

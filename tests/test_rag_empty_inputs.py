@@ -14,9 +14,10 @@ MARTS = {
     "rag_run_scores": 47,
     "rag_success_criteria": 13,
     "rag_breakdown": 16,
-    "rag_dataset_coverage": 10,
+    "rag_dataset_coverage": 11,
     "rag_verdict_changes": 18,
     "rag_hallucination_agreement": 11,
+    "report_rag__runs": 6,
 }
 STAGING = [
     "stg_rag__datasets",

@@ -113,6 +113,18 @@ def pct(value: object, digits: int = 1) -> str:
     return f"{float(value) * 100:.{digits}f}%"
 
 
+def fixed(value: object, digits: int = 2) -> str:
+    """A number with fixed decimals as Python's format rounds it (half to even on the binary
+    value: 0.125 → 0.12), or '-': the RAG report's figures (`num` rounds half up)."""
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def share(value: object, numerator: object, denominator: object) -> str:
+    """A share with the counts it comes from, as the RAG report shows it: 50.0% (1/2); '-'
+    when there is none."""
+    return "-" if value is None else f"{pct(value)} ({numerator}/{denominator})"
+
+
 def interval(row: Mapping | None, column: str, digits: int = 2, as_pct: bool = False) -> str:
     """' (95% CI low–high)' of a figure from its row's `<column>_ci_low` / `_ci_high`, or ''
     when the row has no interval for it."""
@@ -163,6 +175,8 @@ def environment() -> Environment:
     env.filters["code"] = code
     env.filters["num"] = num
     env.filters["pct"] = pct
+    env.filters["fixed"] = fixed
+    env.filters["share"] = share
     env.filters["signed"] = signed
     env.filters["percent_change"] = percent_change
     env.filters["shell_quote"] = shell_quote

@@ -15,6 +15,14 @@ final as (
     select
         dataset_file,
         coverage_level,
+        -- the plan's order in reports: the total, categories, subcategories, tiers, courses
+        case coverage_level
+            when 'total' then 1
+            when 'category' then 2
+            when 'subcategory' then 3
+            when 'course_tier' then 4
+            else 5
+        end as level_order,
         category,
         coverage_item,
         label_ko,

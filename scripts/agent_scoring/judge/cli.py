@@ -23,7 +23,14 @@ from agent_scoring.judge.prompts import (
     PromptLimits,
 )
 from agent_scoring.judge.providers import FatalJudgeError, Judge, OpenAIJudge
-from agent_scoring.judge.report import build_report, default_input_dir, report_tag, write_report
+from agent_scoring.judge.report import (
+    RulesError,
+    build_report,
+    default_input_dir,
+    report_tag,
+    scoring_rules,
+    write_report,
+)
 from agent_scoring.judge.runner import RunStats, run
 
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
@@ -166,6 +173,14 @@ LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
     help="Where the report goes [default: $AGENT_SCORING_INPUT_DIR or "
     "docs/test-result], so the next `dbt build` reads it.",
 )
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="The agent-scoring project: its seeds/rag_scoring_rules.csv is the scoring rule "
+    "(the pass mark and the hallucination penalty the warehouse scores with).",
+)
 def judge(
     dataset: Path,
     answers: Path,
@@ -188,6 +203,7 @@ def judge(
     cache_path: Path | None,
     no_cache: bool,
     out_dir: Path | None,
+    project: Path,
 ) -> None:
     """Judge ANSWERS (JSONL) to the questions of DATASET (qa_dataset*.json) and write
     evaluation_report_<dataset suffix>_<YYYYMMDD_HHMMSS>.json into the input directory.
@@ -199,9 +215,10 @@ def judge(
     not (the report is written all the same, marked "complete": false), 130 on Ctrl-C (the
     verdicts that arrived are kept in a partial report)."""
     try:
+        rules = scoring_rules(project)
         data = load_dataset(dataset)
         answered = load_answers(answers)
-    except InputError as exc:
+    except (RulesError, InputError) as exc:
         raise click.ClickException(str(exc)) from None
     unknown = sorted(set(answered) - {q["id"] for q in data.questions})
     if unknown:
@@ -267,6 +284,7 @@ def judge(
         prompt_version=PROMPT_VERSION,
         dataset_file=dataset.name,
         answers_file=answers.name,
+        rules=rules,
     )
     target = write_report(
         report, out_dir or default_input_dir(), report_tag(data.version, dataset), datetime.now()

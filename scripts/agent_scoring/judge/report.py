@@ -7,15 +7,20 @@ read this file unchanged. Added top-level keys only: `judge_provider`, `judge_mo
 `not_judged_questions`, `stopped`, `judge_stats`.
 
 Scoring is the warehouse rule (SCORING §4), checked against every result of both real
-reports: overall = max(0, (f + r + c) / 15 − 0.2 × hallucination), stored rounded to 3
-decimals; in-domain passes at ≥ 0.6 without hallucination, the others on behavior_correct.
+reports: overall = max(0, (f + r + c) / 15 − penalty × hallucination), stored rounded to 3
+decimals; in-domain passes at ≥ the pass mark without hallucination, the others on
+behavior_correct. The penalty and the pass mark are read from the seed the warehouse scores
+with (seeds/rag_scoring_rules.csv), so the verdicts a report stores are the ones `dbt build`
+recomputes.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from statistics import mean
@@ -25,20 +30,49 @@ from agent_scoring.judge.runner import Judged, RunStats
 from agent_scoring.judge.verdict import Verdict
 
 IN_DOMAIN = "in_domain"
-PASS_SCORE = 0.6
 DEFAULT_INPUT_DIR = "docs/test-result"
+RULES_SEED = Path("seeds") / "rag_scoring_rules.csv"
 
 
-def overall_score(verdict: Verdict) -> float:
+class RulesError(Exception):
+    """The scoring rule's seed cannot be read (the judge runs outside the project)."""
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    """The thresholds of the warehouse's scoring rule (the seed rag_scoring_rules)."""
+
+    in_domain_pass_min_overall_score: float
+    hallucination_penalty: float
+
+
+def scoring_rules(project: Path) -> ScoringRules:
+    """The rule of the project's seeds/rag_scoring_rules.csv (one row), as dbt reads it."""
+    path = project / RULES_SEED
+    try:
+        with path.open(encoding="utf-8", newline="") as file:
+            [row] = csv.DictReader(file)
+        return ScoringRules(float(row["in_domain_pass_min_overall_score"]),
+                            float(row["hallucination_penalty"]))
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot read the scoring rule ({exc.strerror}); run the "
+                         "judge in the agent-scoring project or give --project") from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RulesError(f"{path}: expected one row with in_domain_pass_min_overall_score and "
+                         f"hallucination_penalty ({exc})") from None
+
+
+def overall_score(verdict: Verdict, rules: ScoringRules) -> float:
     total = verdict.faithfulness + verdict.relevance + verdict.completeness
-    score = max(0.0, total / 15 - 0.2 * verdict.hallucination_detected)
+    score = max(0.0, total / 15 - rules.hallucination_penalty * verdict.hallucination_detected)
     # The real reports store 3 decimals (0.933); the report-level mean is over these.
     return round(score, 3)
 
 
-def passed(category: str, verdict: Verdict) -> bool:
+def passed(category: str, verdict: Verdict, rules: ScoringRules) -> bool:
     if category == IN_DOMAIN:
-        return overall_score(verdict) >= PASS_SCORE and not verdict.hallucination_detected
+        return (overall_score(verdict, rules) >= rules.in_domain_pass_min_overall_score
+                and not verdict.hallucination_detected)
     return verdict.behavior_correct
 
 
@@ -58,7 +92,7 @@ def report_tag(dataset_version: str | None, dataset_path: Path) -> str:
     return re.sub(r"[^0-9A-Za-z._-]+", "-", suffix)
 
 
-def result_row(item: Judged) -> dict[str, Any]:
+def result_row(item: Judged, rules: ScoringRules) -> dict[str, Any]:
     question, answer, outcome = item.question, item.answer, item.outcome
     verdict = outcome.verdict
     judge = None
@@ -69,7 +103,7 @@ def result_row(item: Judged) -> dict[str, Any]:
             "completeness": verdict.completeness,
             "hallucination_detected": verdict.hallucination_detected,
             "behavior_correct": verdict.behavior_correct,
-            "overall_score": overall_score(verdict),
+            "overall_score": overall_score(verdict, rules),
             "reasoning": verdict.reasoning,
         }
     return {
@@ -83,7 +117,7 @@ def result_row(item: Judged) -> dict[str, Any]:
         "retrieved_docs_count": answer.retrieved_docs_count if answer else 0,
         "retrieval_time_ms": answer.retrieval_time_ms if answer else None,
         "filter_applied": answer.filter_applied if answer else False,
-        "passed": verdict is not None and passed(question["category"], verdict),
+        "passed": verdict is not None and passed(question["category"], verdict, rules),
         "error": None if verdict is not None else outcome.error,
         "judge": judge,
     }
@@ -101,8 +135,9 @@ def build_report(
     prompt_version: str,
     dataset_file: str,
     answers_file: str,
+    rules: ScoringRules,
 ) -> dict[str, Any]:
-    results = [result_row(item) for item in judged]
+    results = [result_row(item, rules) for item in judged]
     passed_ids = [r["question_id"] for r in results if r["passed"]]
     scored = [r["judge"]["overall_score"] for r in results if r["judge"]]
     return {
