@@ -12,7 +12,6 @@ from importlib.resources import files as package_files
 from pathlib import PurePath
 from types import ModuleType
 
-from agent_scoring import significance
 from agent_scoring.db import columns, table_comment
 from agent_scoring.reports import (
     ByFile,
@@ -78,6 +77,13 @@ SECTIONS = {
                            "evaluated", "failed_rank <= 10", "failed_rank"),
     "failed_checks_by_kind": ("report_check_kinds", "check_kind, failed, evaluated, "
                               "fail_rate, value_elsewhere", "", "failed desc, check_kind"),
+    # the change since the previous run, and whether each metric's change is significant
+    "previous_run": ("report_previous_runs", "base_file, intent_delta, accuracy_delta, "
+                     "consistency_delta, stability_delta, latency_delta, regressed, improved",
+                     "", ""),
+    "previous_run_changes": ("report_run_comparisons", "metric_label, as_share, delta, "
+                             "delta_ci_low, delta_ci_high, verdict_label, regressed, improved, "
+                             "mcnemar_p", "", "metric_order"),
 }
 CHECK_SECTIONS = ("most_failed_checks", "failed_checks_by_kind")
 
@@ -160,26 +166,6 @@ def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dic
     return result
 
 
-def previous_runs(con: Connection, source_files: list[str]) -> dict[str, dict | None]:
-    """Per file: its previous run with the headline changes and how many items regressed
-    or improved since, and its comparisons judged at 95%; None for the first run of a
-    test set."""
-    found = select_by_file(
-        con, "report_previous_runs", "base_file, intent_delta, accuracy_delta, "
-        "consistency_delta, stability_delta, latency_delta, regressed, improved", source_files)
-    compared = select_by_file(
-        con, "report_run_comparisons", "metric, paired_count, base_value, head_value, delta, "
-        "delta_se, regressed, improved, mcnemar_p", source_files)
-    order = list(significance.METRICS)
-    return {
-        f: {**found[f][0], "changes": [
-            significance.judge(r)
-            for r in sorted(compared[f], key=lambda r: order.index(r["metric"]))]}
-        if found[f] else None
-        for f in source_files
-    }
-
-
 def speed_rubrics(con: Connection, rule: str) -> list[dict]:
     """The rubrics an agent's speed rule can use, named and written as the seeds do."""
     return [
@@ -199,7 +185,6 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
     bands = band_labels(con, rubrics[0]["rubric"]) if len(rubrics) == 1 else None
     per_file = {
         "own_marts": own_marts(con, list(spec["own_marts"] or []), source_files),
-        "previous_run": previous_runs(con, source_files),
         "data_quality": data_quality_by_file(con, agent, source_files),
         "llm_audit": audits(con, agent, source_files),
         "platform": platform_figures(con, agent, source_files),
@@ -229,6 +214,8 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
             "speed_rubrics": rubrics,
             "speed_rubric_name": " / ".join(r["name"] for r in rubrics),
             "pass_ratio_rule": pass_ratio_rule(con) if checks else None,
+            "previous_run": (found["previous_run"][f][0] | {
+                "changes": found["previous_run_changes"][f]} if found["previous_run"][f] else None),
             **{name: values[f] for name, values in per_file.items()},
         })
     return contexts
