@@ -11,6 +11,13 @@
 {%- endmacro %}
 
 
+{% macro ci_alpha() -%}
+    {#- The level those 95% intervals leave out: a test reported beside them (McNemar's) is
+        significant below it. -#}
+    0.05
+{%- endmacro %}
+
+
 {% macro query_cluster(query_id='query_id', record_no='record_no') -%}
     {#- The cluster an item's errors add up in: its Query ID; an item without one is a query of
         its own. -#}

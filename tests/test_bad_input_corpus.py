@@ -559,9 +559,11 @@ def test_the_data_quality_section_lists_one_round_queries_and_unequal_rounds(rep
 
 def test_data_quality_locates_csv_rejects_by_record_and_line(con):
     dq = data_quality(con, "plan_agent", "plan_agent_ragged_rows.csv")
-    assert (dq["rows_read"], dq["rows_scored"], dq["rows_rejected"], dq["reconciled"]) == (
+    file = dq["file"]
+    assert (file["rows_read"], file["rows_scored"], file["rows_rejected"], file["reconciled"]) == (
         4, 2, 2, True)
-    assert [(r["reject_code"], r["n"], r["locations"]) for r in dq["rejected_by_reason"]] == [
+    rejected = dq["rejected_by_reason"]
+    assert [(r["reject_code"], r["row_count"], r["locations"]) for r in rejected] == [
         ("csv_missing_columns", 1, ["#3 (line 10)"]),
         ("csv_too_many_columns", 1, ["#2 (line 6)"]),
     ]

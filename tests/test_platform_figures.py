@@ -49,18 +49,6 @@ def test_each_run_names_the_models_and_prompts_that_graded_it(con):
     assert found["resume_agent_sample.csv"] == (None, None)
 
 
-def test_compare_says_when_base_and_head_were_graded_differently():
-    from agent_scoring.history import Pair
-    from agent_scoring.reports.compare import grading_changes
-
-    base = {"llm_models": "gpt-4o-mini", "prompt_versions": "v3"}
-    assert grading_changes(Pair("plan_agent", dict(base), dict(base))) == []
-    assert grading_changes(Pair("plan_agent", dict(base), None)) == []
-    head = {"llm_models": "HCX-007, gpt-4o-mini", "prompt_versions": "v3"}
-    assert grading_changes(Pair("plan_agent", head, base)) == [
-        {"label": "LLM 모델", "base": "gpt-4o-mini", "head": "HCX-007, gpt-4o-mini"}]
-
-
 def test_the_report_checks_every_checklist_line_from_the_mart(con):
     lines = all_rows(con, "select line_no, check_text, figure, passed, hint from ops_checklist "
                           "where source_file = ? order by line_no",

@@ -11,7 +11,7 @@ from support.warehouse import REPO
 
 PACKAGE = REPO / "scripts" / "agent_scoring"
 REPORT_CODE = [*sorted((PACKAGE / "reports").glob("*.py")),
-               *(PACKAGE / f"{name}.py" for name in ("history", "significance", "gate"))]
+               *(PACKAGE / f"{name}.py" for name in ("history", "gate"))]
 # SQL a report must not send: the work of a model
 BANNED = re.compile(r"group by|(?<![.\w])join\b|qualify|count_if|string_agg|over \(",
                     re.IGNORECASE)

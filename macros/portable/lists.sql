@@ -110,3 +110,17 @@
 {% macro spark__list_joined(list, separator) -%}
     array_join({{ list }}, {{ separator }})
 {%- endmacro %}
+
+
+{% macro list_of(expressions) -%}
+    {#- A list of the values of `expressions` (SQL texts), in that order. -#}
+    {{ return(adapter.dispatch('list_of', 'agent_scoring')(expressions)) }}
+{%- endmacro %}
+
+{% macro duckdb__list_of(expressions) -%}
+    list_value({{ expressions | join(', ') }})
+{%- endmacro %}
+
+{% macro spark__list_of(expressions) -%}
+    array({{ expressions | join(', ') }})
+{%- endmacro %}

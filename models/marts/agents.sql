@@ -4,17 +4,20 @@
 
 with registry as (
     {%- for name, spec in var('agents').items() %}
+    {%- set rule = spec.get('speed_rubric', 'single') %}
     select
         {{ sql_string(name) }} as agent,
         {{ sql_string(spec.get('display_name', name)) }} as display_name,
         {{ sql_list(agent_file_patterns(name)) }} as file_patterns,
         {{ sql_list(spec.get('required_columns', [])) }} as required_columns,
-        {{ sql_string(spec.get('speed_rubric', 'single')) }} as speed_rubric,
+        {{ sql_string(rule) }} as speed_rubric,
         {{ sql_string(spec.get('consistency_on', 'intent')) }} as consistency_on,
         {{ 'true' if spec.get('check_results') else 'false' }} as has_check_results,
         {{ sql_list(agent_own_marts(name)) }} as own_marts,
         {{ json_literal(tojson(spec.get('settings', {}))) }} as settings,
-        {{ sql_list(agent_llm_score_metrics(name)) }} as llm_score_metrics
+        {{ sql_list(agent_llm_score_metrics(name)) }} as llm_score_metrics,
+        {{ sql_list([rule] if rule in ('single', 'multi') else ['single', 'multi']) }}
+            as speed_rubrics
     {{ "union all" if not loop.last }}
     {%- endfor %}
 )
@@ -30,5 +33,6 @@ select
     own_marts,
     settings,
     {{ sql_string(rules_digest()) }} as rules_digest,
-    llm_score_metrics
+    llm_score_metrics,
+    speed_rubrics
 from registry

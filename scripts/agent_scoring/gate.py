@@ -1,33 +1,19 @@
-"""`score-report check`: the CI gate. Each rule compares one figure of the head run (or of
-its change since the base run) with a threshold; the gate passes when every rule holds.
-
-Thresholds come from options and/or a YAML file:
-
-    min_intent: 3.0              # head run's 의도 충족 (set, track 'all') at least this
-    max_regressions: 0           # items that passed in the base run and fail in the head run
-    max_p90_latency_increase: 20 # percent, per speed rubric, head p90 vs base p90
-    alpha: 0.05                  # fail on a significant drop of any run_comparisons metric
-    agents:                      # per agent, over the ones above
-      resume_agent: {min_intent: 4.0}
-
-`alpha` fails only on a drop that is unlikely to be noise (agent_scoring.significance): a
-metric's paired interval wholly below zero, or a McNemar p below the level with more
-regressions than improvements. The level is alpha divided by the number of metrics tested
-(Bonferroni), so that two runs of an unchanged agent fail the gate at most about alpha of
-the time, not once per metric.
-
-Options win over the file. A rule that needs a base run when the head has none (the first
-run of a test set) is skipped, never failed: the report says so.
+"""`score-report check`, the CI gate (docs/history.md): each rule compares a figure of the head
+run (runs) or of its change since the base run (report_previous_runs, report_compare_latency,
+report_run_comparisons) with a threshold; a rule that needs a base run is skipped without one.
+`alpha` is judged here, at the level the gate is given (docs/rules.md, "Is a change real?"):
+alpha / the metrics tested (Bonferroni), from each metric's delta, standard error and McNemar p.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from statistics import NormalDist
 
 import yaml
 
-from agent_scoring import history, significance
+from agent_scoring import history
 from agent_scoring.db import Connection
 
 # rule -> (runs column, label); a run figure that must be at least the threshold
@@ -37,8 +23,7 @@ MINIMA = {
     "min_stability": ("stability_score", "stability"),
     "min_consistency": ("consistency_score", "consistency"),
 }
-MAXIMA = ("max_regressions", "max_p90_latency_increase")
-RULES = (*MINIMA, *MAXIMA, "alpha")
+RULES = (*MINIMA, "max_regressions", "max_p90_latency_increase", "alpha")
 
 
 class ThresholdError(Exception):
@@ -97,89 +82,97 @@ def rules_for(agent: str, from_file: dict, from_options: dict[str, float]) -> di
 
 
 def evaluate(con: Connection, pair: history.Pair, rules: dict[str, float]) -> list[Result]:
-    head = pair.head
-    base_file = pair.base["source_file"] if pair.base else None
-
-    def result(rule: str, value: float | None, status: str, detail: str) -> Result:
-        return Result(pair.agent, head["source_file"], base_file, rule, rules[rule], value,
-                      status, detail)
+    def result(rule: str, value, status: str, detail: str, test: dict | None = None) -> Result:
+        return Result(pair.agent, pair.head["source_file"],
+                      pair.base["source_file"] if pair.base else None, rule, rules[rule],
+                      value, status, detail, test)
 
     found = []
     for rule, (column, label) in MINIMA.items():
         if rule not in rules:
             continue
-        value = head[column]
+        value = pair.head[column]
         if value is None:
             found.append(result(rule, None, "fail", f"{label}: no figure (nothing scored)"))
             continue
         status = "pass" if value >= rules[rule] - 1e-9 else "fail"
         found.append(result(rule, value, status, f"{label} {value:.2f} >= {_figure(rules[rule])}"))
-    if "max_regressions" in rules:
+    checks = {"max_regressions": _regressions, "max_p90_latency_increase": _latency,
+              "alpha": _significant_drops}
+    for rule, check in checks.items():
+        if rule not in rules:
+            continue
         if pair.base is None:
-            found.append(result("max_regressions", None, "skip", "no previous run to compare"))
+            found.append(result(rule, None, "skip", "no previous run to compare"))
         else:
-            regressed = sum(c["change"] == "regressed" for c in history.changes(con, pair))
-            status = "pass" if regressed <= rules["max_regressions"] else "fail"
-            found.append(result("max_regressions", regressed, status,
-                                f"regressed {regressed} <= {_figure(rules['max_regressions'])}"))
-    if "max_p90_latency_increase" in rules:
-        found.extend(_latency(con, pair, rules["max_p90_latency_increase"], result))
-    if "alpha" in rules:
-        found.extend(_significant_drops(con, pair, rules["alpha"], result))
+            found.extend(check(con, pair, rules[rule], result))
     return found
+
+
+def _regressions(con: Connection, pair: history.Pair, limit: float, result) -> list[Result]:
+    regressed = history.pair_rows(con, pair, "report_previous_runs", "regressed")[0]["regressed"]
+    return [result("max_regressions", regressed, "pass" if regressed <= limit else "fail",
+                   f"regressed {regressed} <= {_figure(limit)}")]
+
+
+def _latency(con: Connection, pair: history.Pair, limit: float, result) -> list[Result]:
+    rule = "max_p90_latency_increase"
+    found = [
+        result(rule, r["p90_increase_pct"],
+               "pass" if r["p90_increase_pct"] <= limit + 1e-9 else "fail",
+               f"{r['speed_rubric']} p90 {r['base_p90_sec']:.3f}s → {r['head_p90_sec']:.3f}s "
+               f"({r['p90_increase_pct']:+.1f}% <= {_figure(limit)}%)")
+        for r in history.pair_rows(con, pair, "report_compare_latency", "*",
+                                   "p90_increase_pct is not null", "rubric_order")
+    ]
+    return found or [result(rule, None, "skip", "no timed items in both runs")]
 
 
 def _significant_drops(con: Connection, pair: history.Pair, alpha: float, result) -> list[Result]:
-    if pair.base is None:
-        return [result("alpha", None, "skip", "no previous run to compare")]
-    rows = significance.comparisons(con, pair)
-    if not rows:
+    compared = history.pair_rows(con, pair, "report_run_comparisons", "*", order="metric_order")
+    if not compared:
         return [result("alpha", None, "skip", "no items in both runs")]
-    level = alpha / len(rows)
+    level = alpha / len(compared)
     found = []
-    for row in rows:
-        change = significance.judge(row, level)
-        status = "fail" if change.verdict == "worse" else "pass"
-        p = min(x for x in (change.paired_p, change.mcnemar_p) if x is not None)
-        interval = ("no interval (fewer than two queries)" if change.ci_low is None
-                    else f"{1 - level:.2%} CI {change.ci_low:+.3f} to {change.ci_high:+.3f}")
-        detail = (f"{change.metric} {_signed(change.delta)} ({interval}), "
-                  f"regressed {change.regressed} · improved {change.improved}, "
-                  f"McNemar p {change.mcnemar_p:.3g}: "
+    for row in compared:
+        test = judged(row, level)
+        status = "fail" if test["verdict"] == "worse" else "pass"
+        p = min(x for x in (test["paired_p"], test["mcnemar_p"]) if x is not None)
+        interval = ("no interval (fewer than two queries)" if test["ci_low"] is None
+                    else f"{1 - level:.2%} CI {test['ci_low']:+.3f} to {test['ci_high']:+.3f}")
+        delta = "-" if row["delta"] is None else f"{row['delta']:+.3f}"
+        detail = (f"{row['metric']} {delta} ({interval}), "
+                  f"regressed {row['regressed']} · improved {row['improved']}, "
+                  f"McNemar p {row['mcnemar_p']:.3g}: "
                   f"{'significant drop' if status == 'fail' else 'no significant drop'} "
-                  f"at {alpha:g}/{len(rows)}")
-        found.append(replace(result("alpha", p, status, detail), test={
-            **change.as_dict(), "level": level,
-            "ci95_low": row["delta_ci_low"], "ci95_high": row["delta_ci_high"]}))
+                  f"at {alpha:g}/{len(compared)}")
+        found.append(result("alpha", p, status, detail, test))
     return found
 
 
-def _signed(value: float | None) -> str:
-    return "-" if value is None else f"{value:+.3f}"
+def judged(row: dict, level: float) -> dict:
+    """A report_run_comparisons row judged at `level`: its interval at 1 - level, the
+    two-sided p of its paired difference (normal), and worse, better or none."""
+    delta, se = row["delta"], row["delta_se"]
+    low = high = paired_p = None
+    if delta is not None and se is not None:
+        z = NormalDist().inv_cdf(1 - level / 2)
+        low, high = delta - z * se, delta + z * se
+        paired_p = (2 * (1 - NormalDist().cdf(abs(delta) / se)) if se > 0
+                    else (1.0 if delta == 0 else 0.0))
+    flips_say = row["mcnemar_p"] < level
+    worse = (high is not None and high < 0) or (flips_say and row["regressed"] > row["improved"])
+    better = (low is not None and low > 0) or (flips_say and row["improved"] > row["regressed"])
+    return {**{k: row[k] for k in ("metric", "paired_count", "base_value", "head_value")},
+            "delta": delta, "ci_low": low, "ci_high": high, "paired_p": paired_p,
+            **{k: row[k] for k in ("regressed", "improved", "mcnemar_p")},
+            "verdict": "worse" if worse else "better" if better else "none", "level": level,
+            "ci95_low": row["delta_ci_low"], "ci95_high": row["delta_ci_high"]}
 
 
 def _figure(value: float) -> str:
     """A threshold as written: 1000000, not 1e+06; 3.5 stays 3.5."""
     return f"{value:.0f}" if float(value).is_integer() else f"{value:g}"
-
-
-def _latency(con: Connection, pair: history.Pair, limit: float, result) -> list[Result]:
-    rule = "max_p90_latency_increase"
-    if pair.base is None:
-        return [result(rule, None, "skip", "no previous run to compare")]
-    head = history.latency(con, pair.head["source_file"])
-    base = history.latency(con, pair.base["source_file"])
-    found = []
-    for rubric in ("single", "multi"):
-        increase = history.p90_increase(base, head, rubric)
-        if increase is None:
-            continue
-        status = "pass" if increase <= limit + 1e-9 else "fail"
-        found.append(result(rule, increase, status,
-                            f"{rubric} p90 {base[f'p90_{rubric}_sec']:.3f}s → "
-                            f"{head[f'p90_{rubric}_sec']:.3f}s "
-                            f"({increase:+.1f}% <= {_figure(limit)}%)"))
-    return found or [result(rule, None, "skip", "no timed items in both runs")]
 
 
 def as_json(results: list[Result]) -> dict:

@@ -1,9 +1,6 @@
-"""Run history over the runs, item_changes and run_trends marts: which runs to compare,
-what changed between them, and the CI gate's rules.
-
-`score-report compare` and `score-report check` select runs the same way: by default the
-latest run of each agent (runs.run_order) against its previous run; `--head` picks the run,
-`--base` the run to compare it with (default: its previous run).
+"""Which runs `score-report compare` and `check` look at (by default each agent's latest run
+against its previous run; `--head` picks the run, `--base` the run to compare it with), and
+the rows of the reporting models of a pair of runs (report_previous_runs, report_compare_* …).
 """
 
 from __future__ import annotations
@@ -14,17 +11,7 @@ from pathlib import PurePath
 
 from agent_scoring.db import Connection, rows
 
-HEADLINE = [
-    ("intent_score", "의도 충족", 2),
-    ("accuracy_score", "정확성", 2),
-    ("consistency_score", "일관성", 2),
-    ("stability_score", "안정성", 2),
-    ("mean_response_time_sec", "평균 응답(초)", 3),
-    ("item_speed_points_mean", "속도 점수(문항 평균)", 2),
-]
-CHANGE_ORDER = ("regressed", "improved", "score_down", "score_up", "new", "removed")
 TREND_RUNS = 10
-SLOWEST_SHOWN = 10
 
 
 class SelectionError(Exception):
@@ -83,49 +70,28 @@ def select_pairs(
     return pairs
 
 
-def changes(con: Connection, pair: Pair) -> list[dict]:
-    """Every item of the pair with its change: from item_changes when the build compared this
-    pair, else computed now by the warehouse macro item_changes_between (the same SQL)."""
-    if pair.base is None:
-        return []
+def pair_rows(
+    con: Connection, pair: Pair, model: str, selected: str, where: str = "", order: str = ""
+) -> list[dict]:
+    """`select <selected>` of a reporting model of pairs of runs, for a pair with a base:
+    the model's rows when the base is the head's previous run (the build compared them),
+    else its table macro <model>_between(base, head), the same SQL run now."""
     head, base = pair.head["source_file"], pair.base["source_file"]
-    stored = rows(
-        con,
-        "select * from item_changes where head_file = ? and base_file = ?",
-        [head, base],
-    )
-    if stored or pair.head["previous_source_file"] == base:
-        return stored
-    return rows(con, "select * from item_changes_between(?, ?)", [base, head])
-
-
-def latency(con: Connection, source_file: str) -> dict:
-    found = rows(con, "select * from run_trends where source_file = ?", [source_file])
-    return found[0] if found else {}
+    if base == pair.head["previous_source_file"]:
+        sql, params = f"{model} where source_file = ? and base_file = ?", [head, base]
+    else:
+        sql, params = f"{model}_between(?, ?) where true", [base, head]
+    return rows(con, f"select {selected} from {sql}" + (f" and {where}" if where else "")
+                + (f" order by {order}" if order else ""), params)
 
 
 def trend(con: Connection, head: dict, limit: int = TREND_RUNS) -> list[dict]:
     """The last `limit` runs of the head's test set, up to the head, oldest first."""
-    head_seq = latency(con, head["source_file"]).get("run_seq")
-    found = rows(
-        con,
-        """
-        select * from run_trends
-        where agent = ? and test_set_key = ? and run_seq <= ?
-        order by run_seq desc
-        limit ?
-        """,
-        [head["agent"], head["test_set_key"], head_seq, limit],
-    )
-    return list(reversed(found))
-
-
-def p90_increase(base: dict, head: dict, rubric: str) -> float | None:
-    """Percent change of the p90 latency of a rubric's items, None when not measurable."""
-    before, after = base.get(f"p90_{rubric}_sec"), head.get(f"p90_{rubric}_sec")
-    if before is None or after is None or before <= 0:
-        return None
-    return (after - before) / before * 100
+    seq = rows(con, "select run_seq from run_trends where source_file = ?",
+               [head["source_file"]])[0]["run_seq"]
+    return rows(con, "select * from run_trends where agent = ? and test_set_key = ? "
+                "and run_seq between ? and ? order by run_seq",
+                [head["agent"], head["test_set_key"], seq - limit + 1, seq])
 
 
 def stem(source_file: str) -> str:

@@ -125,5 +125,9 @@ select
             then '{{ points }}점 ' || cast(bucket_{{ points }} as {{ dbt.type_string() }}) || '건'
         end
         {%- endfor %}
-    ) as bucket_text
+    ) as bucket_text,
+    -- the buckets as one list, 0 points first: a table row, a chart's series
+    {%- set buckets = [] %}
+    {%- for points in range(6) %}{% do buckets.append('cast(bucket_%d as bigint)' % points) %}{% endfor %}
+    {{ list_of(buckets) }} as buckets
 from distribution

@@ -1,7 +1,8 @@
 {{ config_incremental_by_file('item_scores') }}
 -- The report's 데이터 품질 section, its lines on values scored without their meaning: response
 -- times that give no speed score (by problem) and LLM 상태 values seeds/llm_statuses.csv does
--- not know, counted per file, most frequent first. Stored per file as its item rows change.
+-- not know, counted per file, most frequent first, each as the report names it. Stored per
+-- file as its item rows change.
 
 {%- set unusable -%}
     (response_time_problem is not null and response_time_problem <> 'missing')
@@ -54,5 +55,14 @@ select
         partition by source_file, value_kind order by row_count desc, value
     ) as value_no,
     value,
-    row_count
+    row_count,
+    case
+        when value_kind <> 'response_time_problem' then value
+        when value = 'comma_decimal' then {{ sql_string('쉼표 소수점("12,5")') }}
+        when value = 'not_a_number' then '숫자 아님'
+        when value = 'not_finite' then 'NaN·무한대'
+        when value = 'negative' then '음수'
+        when value = 'too_large' then '상한 초과'
+        else value
+    end as value_label
 from counted

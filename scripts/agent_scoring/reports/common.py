@@ -12,7 +12,6 @@ from importlib.resources import files as package_files
 from pathlib import PurePath
 from types import ModuleType
 
-from agent_scoring import significance
 from agent_scoring.db import columns, table_comment
 from agent_scoring.reports import (
     ByFile,
@@ -28,17 +27,11 @@ from agent_scoring.reports.data_quality import data_quality_by_file
 from agent_scoring.reports.llm_audit import audits
 from agent_scoring.reports.platform import checklists, platform_figures
 
-SCORE_BUCKETS = [0, 1, 2, 3, 4, 5]
 GENERIC_TEMPLATE = "generic_report.md.j2"
 REQUIRED_TABLES = ("agents", "runs", "round_scores", "set_scores", "consistency", "speed_bands",
                    "pass_ratio_bands", "report_score_distribution", "report_failure_patterns",
                    "report_mismatched_queries", "report_item_counts", "report_failed_checks",
                    "report_check_kinds", "report_previous_runs", "report_run_comparisons")
-# The speed rubrics each registry rule can give an agent's rows, for the criteria section.
-RUBRICS_OF_RULE = {
-    "single": ("single",), "multi": ("multi",),
-    "by_workers": ("single", "multi"), "by_track": ("single", "multi"),
-}
 NO_CONSISTENCY = {
     "eligible_queries": 0, "all_pass": 0, "all_fail": 0, "mismatch": 0,
     "not_eligible": 0, "consistency_score": None,
@@ -78,6 +71,13 @@ SECTIONS = {
                            "evaluated", "failed_rank <= 10", "failed_rank"),
     "failed_checks_by_kind": ("report_check_kinds", "check_kind, failed, evaluated, "
                               "fail_rate, value_elsewhere", "", "failed desc, check_kind"),
+    # the change since the previous run, and whether each metric's change is significant
+    "previous_run": ("report_previous_runs", "base_file, intent_delta, accuracy_delta, "
+                     "consistency_delta, stability_delta, latency_delta, regressed, improved",
+                     "", ""),
+    "previous_run_changes": ("report_run_comparisons", "metric_label, as_share, delta, "
+                             "delta_ci_low, delta_ci_high, verdict_label, regressed, improved, "
+                             "mcnemar_p", "", "metric_order"),
 }
 CHECK_SECTIONS = ("most_failed_checks", "failed_checks_by_kind")
 
@@ -97,16 +97,11 @@ def distributions(
     con: Connection, agent: str, source_files: list[str], metric: str, item_group: str = "all"
 ) -> ByFile:
     """Per file: the 0-5 distribution of `metric` (intent_score or speed_points) per round
-    and for the set (report_score_distribution), as display rows."""
-    found = select_by_file(
-        con, "report_score_distribution",
-        "row_label, missing, total, bucket_text, "
-        + ", ".join(f"bucket_{b}" for b in SCORE_BUCKETS),
-        source_files, agent=agent, where="metric = ? and item_group = ?",
+    and for the set (report_score_distribution)."""
+    return select_by_file(
+        con, "report_score_distribution", "row_label as label, buckets, missing, total, "
+        "bucket_text as text", source_files, agent=agent, where="metric = ? and item_group = ?",
         params=(metric, item_group), order="row_order")
-    return {f: [{"label": r["row_label"], "buckets": [r[f"bucket_{b}"] for b in SCORE_BUCKETS],
-                 "missing": r["missing"], "total": r["total"], "text": r["bucket_text"]}
-                for r in found[f]] for f in source_files}
 
 
 def fmt(value: float | None, digits: int = 2) -> str:
@@ -118,21 +113,6 @@ def band_labels(con: Connection, rubric: str) -> list[str]:
     return [r["band_label"] for r in rows(
         con, "select band_label from speed_bands where speed_rubric = ? order by points desc",
         [rubric])]
-
-
-def speed_rubric(con: Connection, rubric: str) -> dict:
-    """The rubric's name and its bands as the seeds write them (`<=5:5, 5~8:4, …, >20:0`)."""
-    return rows(con, "select rubric_name as name, rubric_text as text from speed_bands "
-                "where speed_rubric = ? limit 1", [rubric])[0]
-
-
-def speed_rubric_text(con: Connection, rubric: str) -> str:
-    return speed_rubric(con, rubric)["text"]
-
-
-def pass_ratio_rule(con: Connection) -> str:
-    """The checklist pass-ratio rule as the team writes it, from the pass_ratio_bands mart."""
-    return rows(con, "select rule_text from pass_ratio_bands limit 1")[0]["rule_text"]
 
 
 def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dict[str, list]:
@@ -160,32 +140,13 @@ def own_marts(con: Connection, marts: list[str], source_files: list[str]) -> dic
     return result
 
 
-def previous_runs(con: Connection, source_files: list[str]) -> dict[str, dict | None]:
-    """Per file: its previous run with the headline changes and how many items regressed
-    or improved since, and its comparisons judged at 95%; None for the first run of a
-    test set."""
-    found = select_by_file(
-        con, "report_previous_runs", "base_file, intent_delta, accuracy_delta, "
-        "consistency_delta, stability_delta, latency_delta, regressed, improved", source_files)
-    compared = select_by_file(
-        con, "report_run_comparisons", "metric, paired_count, base_value, head_value, delta, "
-        "delta_se, regressed, improved, mcnemar_p", source_files)
-    order = list(significance.METRICS)
-    return {
-        f: {**found[f][0], "changes": [
-            significance.judge(r)
-            for r in sorted(compared[f], key=lambda r: order.index(r["metric"]))]}
-        if found[f] else None
-        for f in source_files
-    }
-
-
-def speed_rubrics(con: Connection, rule: str) -> list[dict]:
-    """The rubrics an agent's speed rule can use, named and written as the seeds do."""
-    return [
-        {"rubric": r, **speed_rubric(con, r)}
-        for r in RUBRICS_OF_RULE.get(rule, ("single",))
-    ]
+def speed_rubrics(con: Connection, rubrics: list[str]) -> list[dict]:
+    """The rubrics (agents.speed_rubrics), in that order, named and written as the seeds
+    write them (`<=5:5, 5~8:4, …, >20:0`)."""
+    found = {r["rubric"]: r for r in rows(
+        con, "select speed_rubric as rubric, rubric_name as name, rubric_text as text "
+        "from speed_bands where points = 5 and speed_rubric in ?", [list(rubrics)])}
+    return [found[r] for r in rubrics]
 
 
 def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]:
@@ -195,11 +156,12 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
              if checks or name not in CHECK_SECTIONS}
     scores = distributions(con, agent, source_files, "intent_score")
     speeds = distributions(con, agent, source_files, "speed_points")
-    rubrics = speed_rubrics(con, spec["speed_rubric"])
+    rubrics = speed_rubrics(con, spec["speed_rubrics"])
     bands = band_labels(con, rubrics[0]["rubric"]) if len(rubrics) == 1 else None
+    # the checklist pass-ratio rule as the team writes it (pass_ratio_bands)
+    pass_ratio_rule = rows(con, "select rule_text from pass_ratio_bands limit 1")[0]["rule_text"]
     per_file = {
         "own_marts": own_marts(con, list(spec["own_marts"] or []), source_files),
-        "previous_run": previous_runs(con, source_files),
         "data_quality": data_quality_by_file(con, agent, source_files),
         "llm_audit": audits(con, agent, source_files),
         "platform": platform_figures(con, agent, source_files),
@@ -228,7 +190,9 @@ def contexts(con: Connection, spec: dict, source_files: list[str]) -> list[dict]
                        "speed": charts.band_bars(speeds[f], bands)},
             "speed_rubrics": rubrics,
             "speed_rubric_name": " / ".join(r["name"] for r in rubrics),
-            "pass_ratio_rule": pass_ratio_rule(con) if checks else None,
+            "pass_ratio_rule": pass_ratio_rule if checks else None,
+            "previous_run": (found["previous_run"][f][0] | {
+                "changes": found["previous_run_changes"][f]} if found["previous_run"][f] else None),
             **{name: values[f] for name, values in per_file.items()},
         })
     return contexts

@@ -6,13 +6,6 @@ from __future__ import annotations
 from agent_scoring.reports import Connection, charts, common, select_by_file
 
 AGENT = "resume_agent"
-METRICS = {
-    "intent_score": "의도 충족",
-    "accuracy_score": "정확성",
-    "stability_score": "안정성",
-    "item_speed_points_mean": "응답 속도",
-    "consistency_score": "일관성",
-}
 SPEED_GROUPS = ("Track 1+2",)
 FIGURES = ("track, item_count, intent_score, accuracy_score, stability_score, "
            "mean_response_time_sec, speed_points, item_speed_points_mean, error_count, "
@@ -25,8 +18,8 @@ SECTIONS = {
     "per_set": ("set_scores", f"'세트' as label, consistency_score, {FIGURES}", ""),
     "consistency": ("consistency", "track, eligible_queries, all_pass, all_fail, mismatch, "
                     "not_eligible, consistency_score", ""),
-    "weakest_tracks": ("report_weakest_tracks", "metric, weakest_tracks, lowest, highest",
-                       "metric_order"),
+    "weakest_tracks": ("report_weakest_tracks", "metric_label, weakest_tracks, lowest, "
+                       "highest", "metric_order"),
     "partial_phrases": ("report_partial_phrases", "phrase, item_count, tracks, query_ids, "
                         "example", "phrase_rank"),
     "failed_queries": ("report_track_failures", "track, status, pattern, item_count, "
@@ -61,13 +54,8 @@ def extra_contexts(
                for name, (model, selected, order) in SECTIONS.items()}
     for metric in ("intent_score", "speed_points"):
         fetched[metric] = by_group(con, source_files, metric)
-    rubrics = {
-        "single_rubric": common.speed_rubric_text(con, "single"),
-        "multi_rubric": common.speed_rubric_text(con, "multi"),
-    }
     return {
         f: _context(contexts[f], {name: values[f] for name, values in fetched.items()})
-        | rubrics
         for f in source_files
     }
 
@@ -96,9 +84,7 @@ def _context(base: dict, d: dict) -> dict:
         "speed_distributions": distributions(
             d["speed_points"], track_rows, {"single": "단일 루브릭", "multi": "복수 루브릭"},
             "speed"),
-        "weakest_tracks": [{"metric": METRICS[r["metric"]], "tracks": r["weakest_tracks"],
-                            "score": r["lowest"], "best": r["highest"]}
-                           for r in d["weakest_tracks"]],
+        "weakest_tracks": d["weakest_tracks"],
         "partial_phrases": d["partial_phrases"],
         "failed_queries": d["failed_queries"],
     }
