@@ -23,7 +23,9 @@ select
     source_file,
     min(file_fingerprint) as file_fingerprint,
     count(*) as item_count,
-    avg(total_score) as total_score,
+    -- summed in file order: a stored mean must not depend on the order a parallel sum met
+    -- the items in (a rebuild would store other last bits)
+    {{ mean_in_order('total_score', 'record_no') }} as total_score,
     count(total_score) as total_scored_count,
     count(llm_consistency_score) as consistency_given_count,
     {{ var('fail_total_below') }}::double as fail_total_below,
