@@ -46,8 +46,12 @@
 {%- endmacro %}
 
 {% macro spark__mean_in_order(column, order_by) -%}
+    {#- collect_list keeps the struct of a null value: skip it, as avg and list_avg do -#}
     aggregate(
-        transform(array_sort(collect_list(struct({{ order_by }} as k, {{ column }} as v))), e -> e.v),
+        filter(
+            transform(array_sort(collect_list(struct({{ order_by }} as k, {{ column }} as v))), e -> e.v),
+            v -> v is not null
+        ),
         cast(0 as double), (total, v) -> total + v
     ) / nullif(count({{ column }}), 0)
 {%- endmacro %}
