@@ -62,10 +62,12 @@
 
 {% macro current_file_fingerprints(parents, parent_rows='true') -%}
     {#- (source_file, file_fingerprint) the named parent models hold now; ['landed']: the
-        landed rows (stg_exports__rows reads the source). -#}
+        readable exports the loader lists (stg_exports__rows reads the source; a file of
+        rows landed or one staging reads in place alike). -#}
     {%- if parents == ['landed'] %}
-    select distinct source_file, {{ landed_file_fingerprint('landed') }} as file_fingerprint
-    from {{ source('exports', 'export_rows') }} as landed
+    select source_file, {{ landed_file_fingerprint('landed') }} as file_fingerprint
+    from {{ source('exports', 'export_files') }} as landed
+    where landed.problem is null
     {%- endif %}
     {%- for parent in parents if parent != 'landed' %}
     select distinct source_file, file_fingerprint from {{ ref(parent) }} where {{ parent_rows }}

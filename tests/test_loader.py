@@ -518,3 +518,33 @@ def test_a_header_the_dictionary_maps_twice_is_refused_in_one_line():
         land.export_dictionary([("ID", "item_id"), ("ID", "query_id")])
     assert str(raised.value).startswith(
         'seeds/export_columns.csv maps the header "ID" twice (item_id, query_id): keep one row')
+
+
+def test_a_plain_export_is_listed_for_staging_and_a_bad_one_lands_with_its_rejects(con, inputs):
+    """direct_reads: a file DuckDB parses whole is counted, not landed (staging reads it in
+    place); one with a record DuckDB cannot parse lands as before, its reject a row."""
+    shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
+    shutil.copy(CORPUS / "plan_agent_broken_quote.csv", inputs / "plan_agent_broken_quote.csv")
+    assert set(load(con, inputs, registry(direct_reads=True)).values()) == {"loaded"}
+    files = {row[0]: row[1:] for row in con.execute(
+        "select source_file, read_by, record_count, parsed_records, read_spec is not null "
+        "from raw.export_files").fetchall()}
+    assert files["plan_agent_sample.csv"] == ("staging", 40, 40, True)
+    assert files["plan_agent_broken_quote.csv"][0] == "loader"
+    landed = dict(con.execute("select source_file, count(*) from raw.export_rows "
+                              "group by all").fetchall())
+    assert landed == {"plan_agent_broken_quote.csv": 4}
+    assert con.execute("select count(*) from raw.export_rows where csv_error is not null"
+                       ).fetchone()[0] >= 1
+    spec = json.loads(con.execute("select read_spec from raw.export_files "
+                                  "where source_file = 'plan_agent_sample.csv'").fetchone()[0])
+    assert spec["columns"][:2] == ["run_id", "item_id"]
+
+
+def test_without_direct_reads_every_readable_export_lands(con, inputs):
+    """The Parquet copy for Spark needs every row landed (export_loads turns direct reads
+    off when it writes one)."""
+    shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
+    load(con, inputs)
+    assert con.execute("select read_by from raw.export_files").fetchall() == [("loader",)]
+    assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == 40

@@ -1,5 +1,6 @@
 """One pass of Python over an export's bytes, independent of DuckDB's CSV reader: its
-content hash, its data records and whether a line is too wide to hand to DuckDB.
+content hash, its data records, whether a line is too wide to hand to DuckDB, and whether
+its bytes are all UTF-8 (staging may then read it in place: loader.land.direct_candidates).
 
 The loader compares the record count with DuckDB's for every file (SCORING §0: nothing is
 dropped silently); for a million rows this pass is the costliest part of reading a file, so
@@ -8,6 +9,7 @@ it runs in other processes, ahead of DuckDB's reads.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import itertools
 import multiprocessing
@@ -32,6 +34,9 @@ class Scan(NamedTuple):
     records: int | None
     content_hash: str  # md5 of its bytes: a file is read again only when it changes
     wide: bool  # a line holds max_fields field separators or more
+    # every byte sequence is UTF-8 (DuckDB checks only the columns a query reads, so its
+    # counting pass cannot tell)
+    utf8: bool = False
 
 
 def quote_states(quotes: list[int], in_quotes: int) -> list[int]:
@@ -78,13 +83,24 @@ def content_hash(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+def utf8_continues(decoder: codecs.IncrementalDecoder, chunk: bytes, final: bool = False) -> bool:
+    """Whether `chunk` goes on as UTF-8 from what `decoder` read before."""
+    try:
+        decoder.decode(chunk, final)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def scan_file(path: str, max_fields: int) -> Scan:
     """Hash, record count and wide-line check of one file, in one read."""
     digest = hashlib.md5()
+    decoder, utf8 = codecs.getincrementaldecoder("utf-8")(), True
     records, in_quotes, pending, wide = 0, 0, b"", False
     with open(path, "rb") as handle:
         while chunk := handle.read(CHUNK_BYTES):
             digest.update(chunk)
+            utf8 = utf8 and utf8_continues(decoder, chunk)
             lines = (pending + chunk).split(b"\n")
             pending = lines.pop()
             states = quote_states(list(map(bytes.count, lines, itertools.repeat(b'"'))),
@@ -96,7 +112,8 @@ def scan_file(path: str, max_fields: int) -> Scan:
         states = quote_states([pending.count(b'"')], in_quotes)
         records += record_starts([pending], states)
         wide = wide or wide_line_among([pending], states, max_fields)
-    return Scan(max(records - 1, 0), digest.hexdigest(), wide)  # less the header
+    utf8 = utf8 and utf8_continues(decoder, b"", final=True)
+    return Scan(max(records - 1, 0), digest.hexdigest(), wide, utf8)  # less the header
 
 
 class FileScanner:

@@ -38,6 +38,8 @@ def model(dbt, session):
         sheets={agent: spec["sheet"] for agent, spec in agents.items() if spec.get("sheet")},
         settings_sheets={agent: spec["settings_sheet"] for agent, spec in agents.items()
                          if spec.get("settings_sheet")},
+        # the Parquet copy for Spark holds landed rows only: with it, every file lands
+        direct_reads=not dbt.config.get("landing_dir"),
     )
     try:
         # a connection of its own: the loader commits each file in a transaction of its own

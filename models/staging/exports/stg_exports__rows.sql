@@ -1,4 +1,4 @@
--- Every export record the loader landed, with the row rules applied (SCORING §0): a record
+-- Every export record, with the row rules applied (SCORING §0): a record
 -- that cannot be scored gets a reject_code and a reason; int_exports__results hands only the
 -- others to the agents' models. The rejected ones surface in the rejected_rows mart.
 -- Raw JSON is parsed here, once; only what the agents score of it is kept
@@ -15,15 +15,23 @@
     'llm_output_json', 'prompt_version', 'input_hash',
 ] %}
 
-with source as (
-    select * from {{ source('exports', 'export_rows') }}
-),
+{%- set landing_columns = ['agent', 'source_file', 'file_fingerprint', 'record_no', 'line_no']
+    + text_columns + ['raw_json', 'extra_columns', 'csv_error_type', 'csv_error', 'csv_line'] %}
 
-fresh as (
-    -- on an incremental build, only the files landed (or rules changed) since the last
-    select source.*, {{ landed_file_fingerprint('source') }} as file_fingerprint
-    from source
-    where {{ new_file_versions('source.source_file') }}
+with fresh as (
+    -- on an incremental build, only the files landed (or rules changed) since the last:
+    -- the rows the loader landed, and the exports read here in place (direct_export_reads)
+    select
+        {%- for column in landing_columns %}
+        {%- if column == 'file_fingerprint' %}
+        {{ landed_file_fingerprint('landed') }} as file_fingerprint,
+        {%- else %}
+        landed.{{ column }}{{ ',' if not loop.last }}
+        {%- endif %}
+        {%- endfor %}
+    from {{ source('exports', 'export_rows') }} as landed
+    where {{ new_file_versions('landed.source_file') }}
+    {{ direct_export_reads(landing_columns) }}
 ),
 
 cleaned as (

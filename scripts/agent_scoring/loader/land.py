@@ -2,15 +2,20 @@
 `raw.export_rows`, which dbt reads as the source `exports` (SCORING §0: nothing is dropped
 silently).
 
-A file is read once. An unchanged file (same path, size, modification time and read rules)
+An unchanged file (same path, size, modification time and read rules)
 is not opened; a touched file whose content hash did not change is not read again; a changed
 file replaces its rows and a deleted file's rows go. Files are landed in transactions of up
 to 64 MB of files, so a load killed at any point leaves every file either as it was or as it
 is now.
 
-Each readable file is read by DuckDB (pinned dialect, every column VARCHAR by English name)
-straight into `raw.export_rows`; records DuckDB cannot parse land as rows of their own with
-the error. Its data records are also counted in Python, independently: by quote parity for a
+A plain UTF-8 CSV that DuckDB parses whole is not landed: one multi-file DuckDB pass counts the
+records of every new such file (direct_counts), and a file whose count agrees with Python's
+is listed with `read_by = 'staging'` and a `read_spec`, so that stg_exports__rows reads it in
+place and parses its Raw JSON in the same pass (no second copy of its bytes). Every other
+readable file (transcoded, xlsx, too wide, or one with a record DuckDB cannot parse) is read
+by DuckDB (pinned dialect, every column VARCHAR by English name) straight into
+`raw.export_rows`; records DuckDB cannot parse land as rows of their own with the error.
+Every file's data records are also counted in Python, independently: by quote parity for a
 UTF-8 file, in the one pass of a worker process that also hashes it and finds lines too wide
 for DuckDB (loader.bounds); by the csv module when DuckDB rejected a record or reads a copy.
 A big file is read strictly while its scan still runs, and read again after it if that read
@@ -84,7 +89,9 @@ create table if not exists raw.export_files (
     problem varchar,
     cell_notes struct(cell varchar, header_name varchar, kind varchar)[] not null,
     loaded_at timestamp not null,
-    run_settings struct(setting varchar, value varchar)[]
+    run_settings struct(setting varchar, value varchar)[],
+    read_by varchar,
+    read_spec varchar
 )
 """
 ROWS_TABLE = """
@@ -160,6 +167,9 @@ class Registry:
     headers: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     sheets: dict[str, str] = field(default_factory=dict)
     settings_sheets: dict[str, str] = field(default_factory=dict)
+    # plain files DuckDB parses whole are read in place by staging (read_by = 'staging'),
+    # not landed; off when every row must land (the Parquet copy for Spark)
+    direct_reads: bool = False
 
     def read_key(self, agent: str) -> str:
         """What reading a file of `agent` depends on: a change reads its files again."""
@@ -328,6 +338,52 @@ def insert_rejects(
         )
 
 
+def direct_counts(
+    con: duckdb.DuckDBPyConnection, widths: dict[str, int], max_line_bytes: int
+) -> dict[str, int]:
+    """Records DuckDB parses of each file it parses whole (no reject), of `widths` (path ->
+    fields of its header): one multi-file pass per width, counting only, so that staging can
+    read those files in place, strictly. A file DuckDB rejects a record of, or cannot read,
+    is left out (the loader lands it, with its rejects)."""
+    by_width: dict[int, list[str]] = {}
+    for path, width in widths.items():
+        by_width.setdefault(width, []).append(path)
+    counts: dict[str, int] = {}
+    for width, paths in sorted(by_width.items()):
+        options = read_options([f"c{n}" for n in range(width)], max_line_bytes)
+        con.execute("drop table if exists load_rejects")
+        con.execute("drop table if exists load_reject_scans")
+        try:
+            found = con.execute(
+                f"select filename, count(*) from read_csv([{', '.join(map(sql_text, paths))}], "
+                f"{options}, filename = true) group by filename").fetchall()
+            rejected = {row[0] for row in con.execute(
+                "select distinct scans.file_path from load_rejects as rejects "
+                "join load_reject_scans as scans on scans.scan_id = rejects.scan_id "
+                "and scans.file_id = rejects.file_id").fetchall()}
+        except duckdb.Error:
+            continue  # each file is read alone, and says why
+        counts.update({path: records for path, records in found if path not in rejected})
+    return counts
+
+
+def direct_read(found: Inspection, scan: Scan, parsed: int) -> bool:
+    """Whether staging reads the file in place: a plain UTF-8 CSV with its header in order,
+    none of its lines too wide, whose records DuckDB parsed every one of (`parsed`, as
+    many as Python counts)."""
+    return (found.problem is None and not found.missing and found.read_from == "original"
+            and found.encoding in ("utf-8", "utf-8-sig") and not scan.wide and scan.utf8
+            and scan.records == parsed > 0)
+
+
+def read_spec_json(found: Inspection) -> str:
+    """How staging reads a file in place (macro direct_export_reads): the name each header
+    position is read under, the extra_columns key of each extra_<n>, and the copies."""
+    return json.dumps({"columns": found.column_names, "json_keys": found.json_keys,
+                       "aliases": [list(alias) for alias in found.aliases]},
+                      ensure_ascii=False, sort_keys=True)
+
+
 @dataclass
 class ReadCheck:
     """One read of a file: Python's record count, DuckDB's parsed records and rejects."""
@@ -445,6 +501,8 @@ def create_tables(con: duckdb.DuckDBPyConnection, text_columns: list[str]) -> No
         con.execute(f"alter table raw.{table} add column if not exists file_version varchar")
     con.execute("alter table raw.export_files add column if not exists run_settings "
                 "struct(setting varchar, value varchar)[]")
+    for column in ("read_by", "read_spec"):
+        con.execute(f"alter table raw.export_files add column if not exists {column} varchar")
     for column in text_columns:
         compression = " using compression zstd" if column in ZSTD_COLUMNS else ""
         con.execute("alter table raw.export_rows add column if not exists "
@@ -469,6 +527,9 @@ class Pending:
     scan: Future[Scan]
     file_row: dict
     replaces: str | None
+    # records DuckDB's counting pass parsed (direct_counts), None when it rejected one or
+    # did not count the file
+    direct: int | None = None
 
     @property
     def big(self) -> bool:
@@ -508,8 +569,14 @@ def land_one(
                          settings_sheet=registry.settings_sheets.get(agent))
     # a new id for every landing of a file: what its rows' fingerprints start from
     version = uuid.uuid4().hex
-    records, parsed = land_file(con, pending.path, pending.source_file, pending.agent, version,
-                                found, registry, copy_dir, pending.scan, restart, pending.big)
+    read_by, read_spec = "loader", None
+    if pending.direct is not None and direct_read(found, pending.scan.result(), pending.direct):
+        records = parsed = pending.direct
+        read_by, read_spec = "staging", read_spec_json(found)
+    else:
+        records, parsed = land_file(con, pending.path, pending.source_file, pending.agent,
+                                    version, found, registry, copy_dir, pending.scan, restart,
+                                    pending.big)
     file_row = pending.file_row
     file_row.update(
         file_version=version,
@@ -522,6 +589,7 @@ def land_one(
         loaded_at=dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
         run_settings=None if found.settings is None else [
             {"setting": name, "value": value} for name, value in found.settings.items()],
+        read_by=read_by, read_spec=read_spec,
     )
     insert_file_row(con, file_row)
     return found
@@ -703,6 +771,29 @@ def choose_input_dir(
     return samples_dir
 
 
+def direct_candidates(
+    con: duckdb.DuckDBPyConnection, to_load: list[tuple[Path, str, str]],
+    scanner: FileScanner, stored: dict[str, tuple], registry: Registry, copy_dir: Path,
+) -> dict[str, int]:
+    """direct_counts of the files to load that staging may read in place: plain UTF-8 CSVs
+    (their scan counted records and found no line too wide) with a usable header, not
+    merely touched."""
+    widths: dict[str, int] = {}
+    for path, agent, read_key in to_load:
+        if str(path) not in scanner.futures:
+            continue
+        scan = scanner.futures[str(path)].result()
+        earlier = stored.get(str(path))
+        if scan.wide or not scan.utf8 or not scan.records or (
+                earlier and (earlier[2], earlier[3]) == (scan.content_hash, read_key)):
+            continue
+        found = inspect_file(path, registry.columns(agent), copy_dir,
+                             landed=set(registry.dictionary.values()))
+        if found.problem is None and not found.missing and found.read_from == "original":
+            widths[str(path)] = len(found.column_names)
+    return direct_counts(con, widths, registry.max_line_bytes)
+
+
 def load_exports(
     con: duckdb.DuckDBPyConnection,
     input_dir: Path,
@@ -764,7 +855,7 @@ def load_exports(
 
     quick = [str(path) for path, _, _ in to_load if is_plain_utf8(path)]
 
-    def to_land(scanner: FileScanner) -> Iterator[Pending]:
+    def to_land(scanner: FileScanner, counted: dict[str, int]) -> Iterator[Pending]:
         for path, agent, read_key in to_load:
             started = time.perf_counter()
             scan = scanner.futures[str(path)] if str(path) in quick else hash_only(path)
@@ -781,11 +872,13 @@ def load_exports(
                         "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
                         "read_key": read_key}
             yield Pending(path, names[path], agent, scan, file_row,
-                          replaces=earlier and earlier[5])
+                          replaces=earlier and earlier[5], direct=counted.get(str(path)))
 
     with tempfile.TemporaryDirectory(prefix="agent-scoring-load-") as copies, \
             FileScanner(quick, registry.max_fields) as scanner, deferred_checkpoints(con):
-        for batch in batches(to_land(scanner), BATCH_BYTES):
+        counted = direct_candidates(con, to_load, scanner, stored, registry, Path(copies)) \
+            if registry.direct_reads else {}
+        for batch in batches(to_land(scanner, counted), BATCH_BYTES):
             for pending, (inspection, seconds) in zip(
                     batch, land_batch(con, batch, registry, Path(copies)), strict=True):
                 action = "refused" if inspection.problem else "loaded"

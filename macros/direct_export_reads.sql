@@ -1,0 +1,107 @@
+{#-
+    The exports staging reads in place (raw.export_files.read_by = 'staging'; the loader
+    counted their records with DuckDB and found none it cannot parse): one read_csv per header
+    shape, Raw JSON parsed by the model in the same pass, so an export's bytes are read once
+    (docs/builds.md). Rendered as `union all` branches after the landed rows; the Spark target
+    reads every row from the landed copy, so it renders nothing.
+-#}
+
+{% macro direct_export_reads(columns) -%}
+    {{ return(adapter.dispatch('direct_export_reads', 'agent_scoring')(columns)) }}
+{%- endmacro %}
+
+{% macro default__direct_export_reads(columns) -%}
+{%- endmacro %}
+
+{% macro duckdb__direct_export_reads(columns) -%}
+    {#- `columns`: the landing columns every branch gives, in order -#}
+    {%- set files = source('exports', 'export_files') -%}
+    {#- `dbt compile` before the first build: no loader has listed a file yet -#}
+    {%- if execute and this is not none and load_relation(files) is not none -%}
+        {%- set groups = run_query(direct_export_groups(files)) -%}
+        {%- for group in groups.rows %}
+    union all
+    {{ direct_export_read(fromjson(group[0]), fromjson(group[1]), columns, files) }}
+        {%- endfor %}
+    {%- endif -%}
+{%- endmacro %}
+
+
+{% macro direct_export_groups(files) -%}
+    {#- (read_spec, paths as JSON) of the files to read: all of them on a full build, those
+        whose fingerprint the model has not stored on an incremental one -#}
+    select read_spec, to_json(list(source_path order by source_path))::varchar as paths
+    from {{ files }} as files
+    where read_by = 'staging' and problem is null
+    {%- if is_incremental() %}
+        and {{ landed_file_fingerprint('files') }} not in (
+            select distinct file_fingerprint from {{ this }}
+        )
+    {%- endif %}
+    group by read_spec
+    order by read_spec
+{%- endmacro %}
+
+
+{% macro direct_export_read(spec, paths, columns, files) -%}
+    {#- One read of the files in `paths`, which share the header shape `spec`
+        (loader read_spec_json). Every record parses (the loader checked), so the read is
+        strict; its ordinality runs on through the files in list order, so a record's number
+        is its ordinality less the records of the files before it. -#}
+    {%- set read_names = {} -%}
+    {%- for name in spec.columns if not name.startswith('extra_') -%}
+        {%- do read_names.update({name: name}) -%}
+    {%- endfor -%}
+    {%- for alias in spec.aliases -%}
+        {%- do read_names.update({alias[0]: alias[1]}) -%}
+    {%- endfor -%}
+    {%- set extras = [] -%}
+    {%- for name in spec.columns if name.startswith('extra_') -%}
+        {%- do extras.append(sql_string(spec.json_keys[name]) ~ ', read_rows.' ~ name) -%}
+    {%- endfor -%}
+    {%- set given = {
+        'agent': 'files.agent',
+        'source_file': 'files.source_file',
+        'file_fingerprint': landed_file_fingerprint('files'),
+        'record_no': '(read_rows.ordinality - files.records_before)::bigint',
+        'line_no': 'null::bigint',
+        'extra_columns': ('json_object(' ~ extras | join(', ') ~ ')') if extras else 'null::json',
+    } -%}
+    {%- set path_list = [] -%}
+    {%- for path in paths -%}
+        {%- do path_list.append(sql_string(path)) -%}
+    {%- endfor -%}
+    {%- set read_columns = [] -%}
+    {%- for name in spec.columns -%}
+        {%- do read_columns.append(sql_string(name) ~ ": 'VARCHAR'") -%}
+    {%- endfor -%}
+    select
+        {%- for column in columns %}
+        {%- if column in given %}
+        {{ given[column] }} as {{ column }}{{ ',' if not loop.last }}
+        {%- elif column in read_names %}
+        read_rows.{{ read_names[column] }} as {{ column }}{{ ',' if not loop.last }}
+        {%- else %}
+        null::varchar as {{ column }}{{ ',' if not loop.last }}
+        {%- endif %}
+        {%- endfor %}
+    from read_csv(
+        [{{ path_list | join(', ') }}],
+        header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
+        max_line_size = {{ var('csv_max_line_bytes') }}, filename = true,
+        columns = { {{- read_columns | join(', ') -}} }
+    ) with ordinality as read_rows
+    inner join (
+        select
+            agent,
+            source_path,
+            source_file,
+            file_version,
+            coalesce(sum(record_count) over (
+                order by source_path rows between unbounded preceding and 1 preceding
+            ), 0) as records_before
+        from {{ files }}
+        where source_path in ({{ path_list | join(', ') }})
+    ) as files
+        on files.source_path = read_rows.filename
+{%- endmacro %}

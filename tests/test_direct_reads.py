@@ -1,0 +1,43 @@
+"""Issue 41, one read per export: staging reads a plain export in place (the loader only
+counts it), and that gives every model what landing its rows gave. The same inputs, the
+bundled samples and the bad-input corpus, are built twice: once as `dbt build` does by
+default, once with every row landed first (as for the Parquet copy of the Spark target)."""
+
+from __future__ import annotations
+
+import shutil
+
+import duckdb
+from corpus import make_corpus
+from support.rebuild import VOLATILE, build, project_inputs
+
+SKIPPED = {"export_loads", "rag_loads", "builds"}
+
+
+def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_path):
+    inputs = project_inputs(tmp_path)
+    for path in (make_corpus.FILES / "main").iterdir():
+        shutil.copy(path, inputs / path.name)
+    build(tmp_path, inputs, db="direct.duckdb")
+    landing = tmp_path / "landing"
+    extra = ["--vars", f"{{landing_dir: '{landing}'}}"]
+    build(tmp_path, inputs, *extra, db="landed.duckdb")
+    with duckdb.connect(str(tmp_path / "direct.duckdb"), read_only=True) as con:
+        con.execute(f"attach '{tmp_path / 'landed.duckdb'}' as landed (read_only)")
+        read_by = dict(con.execute("select read_by, count(*) from raw.export_files "
+                                   "group by all").fetchall())
+        assert read_by["staging"] >= 15 and read_by["loader"] >= 5, read_by
+        assert con.execute("select count(distinct read_by) from landed.raw.export_files "
+                           "where read_by is not null").fetchone()[0] == 1
+        tables = [row[0] for row in con.execute(
+            "select table_name from duckdb_tables() where database_name = 'direct' "
+            "and schema_name = 'main' order by all").fetchall() if row[0] not in SKIPPED]
+        assert "stg_exports__rows" in tables and len(tables) > 40
+        for table in tables:
+            columns = ", ".join(f'"{row[0]}"' for row in con.execute(
+                f"describe main.{table}").fetchall() if row[0] not in VOLATILE)
+            for a, b in (("direct", "landed"), ("landed", "direct")):
+                only = con.execute(
+                    f"select count(*) from (select {columns} from {a}.main.{table} "
+                    f"except all select {columns} from {b}.main.{table})").fetchone()[0]
+                assert only == 0, f"{table}: {only} row(s) only in {a}"
