@@ -284,7 +284,9 @@ def test_any_rows_are_scored_in_0_to_5_or_rejected_and_nothing_raises(warehouse,
                    ).fetchall() == [(0,)]
 
 
-def test_the_rerun_models_read_no_files_themselves(warehouse):
-    # the loader reads the files; every model reads what it landed
+def test_no_model_after_staging_reads_a_file(warehouse):
+    # the loader lands what DuckDB cannot read in place; stg_exports__rows reads the rest in
+    # place (issue 41: one read per export); every model after it reads the warehouse
     _, compiled, _ = warehouse
-    assert [name for name in MODELS if "read_csv" in compiled[name]] == []
+    assert [name for name in MODELS
+            if "read_csv" in compiled[name] and name != "stg_exports__rows"] == []
