@@ -15,7 +15,7 @@
 
 {% macro duckdb__direct_export_reads(columns) -%}
     {#- `columns`: the landing columns every branch gives, in order -#}
-    {%- set files = source('exports', 'export_files') -%}
+    {%- set files = ref('base_exports__files') -%}
     {#- `dbt compile` before the first build: no loader has listed a file yet -#}
     {%- if execute and this is not none and load_relation(files) is not none -%}
         {%- set groups = run_query(direct_export_groups(files)) -%}

@@ -66,7 +66,7 @@
         rows landed or one staging reads in place alike). -#}
     {%- if parents == ['landed'] %}
     select source_file, {{ landed_file_fingerprint('landed') }} as file_fingerprint
-    from {{ source('exports', 'export_files') }} as landed
+    from {{ ref('base_exports__files') }} as landed
     where landed.problem is null
     {%- endif %}
     {%- for parent in parents if parent != 'landed' %}

@@ -6,7 +6,7 @@
 -- fails the agent's build), or a header without data rows.
 
 with source as (
-    select * from {{ source('exports', 'export_files') }}
+    select * from {{ ref('base_exports__files') }}
 ),
 
 renamed as (

@@ -3,17 +3,11 @@
 -- others to the agents' models. The rejected ones surface in the rejected_rows mart.
 -- Raw JSON is parsed here, once; only what the agents score of it is kept
 -- (raw_json_columns()), never the multi-kB text.
+-- depends_on: {{ ref('base_exports__files') }}
 {{ config_incremental_by_file('landed') }}
 {%- do after_load() %}
 {%- do check_agent_shapes() %}
-{%- set text_columns = [
-    'run_id', 'item_id', 'ordinal', 'query_id', 'query_text', 'expected_result', 'category',
-    'round_label', 'executed_at', 'track', 'response_text', 'error_text', 'logic_result',
-    'logic_reason', 'llm_status', 'llm_model', 'llm_score', 'llm_comment',
-    'llm_intent_score', 'llm_accuracy_score', 'llm_consistency_score',
-    'llm_speed_single_score', 'llm_speed_multi_score', 'llm_stability_score',
-    'llm_output_json', 'prompt_version', 'input_hash',
-] %}
+{%- set text_columns = export_text_columns() %}
 
 {%- set landing_columns = ['agent', 'source_file', 'file_fingerprint', 'record_no', 'line_no']
     + text_columns + ['raw_json', 'extra_columns', 'csv_error_type', 'csv_error', 'csv_line'] %}
@@ -29,7 +23,7 @@ with fresh as (
         landed.{{ column }}{{ ',' if not loop.last }}
         {%- endif %}
         {%- endfor %}
-    from {{ source('exports', 'export_rows') }} as landed
+    from {{ ref('base_exports__rows') }} as landed
     where {{ new_file_versions('landed.source_file') }}
     {{ direct_export_reads(landing_columns) }}
 ),
