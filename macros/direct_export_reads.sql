@@ -53,8 +53,9 @@
     {#- The files of `files` ([path, agent, source_file, fingerprint]), which share the header
         shape `spec` (loader read_spec_json): one strict read_csv each (every record parses:
         the loader checked), whose ordinality is the record's number in its file. One read
-        per file: the ordinality of a multi-file read holds DuckDB to one thread (1M rows in
-        374 files: 15 s against 12 s). -#}
+        per file: a multi-file read with ordinality took 4.1 s where the same read without
+        took 2.3 s (80 files); one read per file, 12.5 s against 11.3 s (374 files, 1M
+        rows). -#}
     {%- set read_names = {} -%}
     {%- for name in spec.columns if not name.startswith('extra_') -%}
         {%- do read_names.update({name: name}) -%}
