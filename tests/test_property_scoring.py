@@ -23,6 +23,8 @@ from support.warehouse import dbt_env, run_dbt
 
 # Models after the CSV reader, in an order that respects their refs.
 MODELS = [
+    "base_exports__files",
+    "base_exports__rows",
     "stg_exports__files",
     "stg_exports__rows",
     "int_exports__results",
