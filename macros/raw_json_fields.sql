@@ -190,17 +190,16 @@
 {%- endmacro %}
 
 {% macro duckdb__json_ui_values(json_list) -%}
-    case
-        when json_type({{ json_list }}) = 'ARRAY' then list_transform(
-            cast({{ json_list }} as json[]),
-            lambda entry: case
-                when json_type(entry -> '$.uiValue') = 'VARCHAR'
-                    and json_valid(entry ->> '$.uiValue')
-                    then (entry ->> '$.uiValue')::json
-                else entry -> '$.uiValue'
-            end
-        )
-    end
+    {#- json_transform parses the list once (a non-array gives null); reading each entry's
+        uiValue with -> parsed every entry three times -#}
+    list_transform(
+        try(json_transform({{ json_list }}, '[{"uiValue": "JSON"}]')),
+        lambda entry: case
+            when json_type(entry.uiValue) = 'VARCHAR' and json_valid(entry.uiValue ->> '$')
+                then (entry.uiValue ->> '$')::json
+            else entry.uiValue
+        end
+    )
 {%- endmacro %}
 
 {% macro spark__json_ui_values(json_list) -%}

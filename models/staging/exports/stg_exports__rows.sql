@@ -113,27 +113,23 @@ checked as (
 
 first_records as (
     -- of the records of a file that share an Item ID and break no other rule, the first
-    -- (in file order) is scored
+    -- (in file order) is scored. One window in the same pass: a join back to `checked`
+    -- made DuckDB keep every row of the read, Raw JSON included, and spill it to disk.
     select
-        source_file,
-        record_no,
-        min(record_no) over (partition by source_file, item_key) as first_record_no
+        *,
+        min(case when rule_reject_code is null then record_no end)
+            over (partition by source_file, item_key) as first_record_no
     from checked
-    where rule_reject_code is null
 ),
 
 judged as (
     select
-        checked.*,
+        *,
         case
-            when first_records.first_record_no < checked.record_no then 'duplicate_item_id'
-            else checked.rule_reject_code
-        end as reject_code,
-        first_records.first_record_no
-    from checked
-    left join first_records
-        on first_records.source_file = checked.source_file
-        and first_records.record_no = checked.record_no
+            when rule_reject_code is not null then rule_reject_code
+            when first_record_no < record_no then 'duplicate_item_id'
+        end as reject_code
+    from first_records
 )
 
 select
