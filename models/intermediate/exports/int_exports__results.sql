@@ -19,7 +19,13 @@ status_classes as (
             partition by statuses.llm_status
             order by length(patterns.pattern) desc, patterns.match = 'exact' desc
         ) as preference
-    from (select distinct llm_status from source where llm_status is not null) as statuses
+    from (
+        -- from the model, not `source`: a CTE read twice is kept whole, and an agent reading
+        -- one new file would pay for every stored row's columns
+        select distinct llm_status
+        from {{ ref('stg_exports__rows') }}
+        where reject_code is null and llm_status is not null
+    ) as statuses
     left join {{ ref('llm_statuses') }} as patterns
         on lower(trim(statuses.llm_status)) = lower(patterns.pattern)
         or (patterns.match = 'prefix'
