@@ -16,32 +16,52 @@ items as (
     where {{ new_file_versions() }}
 ),
 
+-- what the rows below show of the items and queries of the far pairs only (a few thousand
+-- of a million items: aggregating every item's checks and rounds took most of this model)
+far_items as (
+    select distinct agent, source_file, record_no from far_pairs
+),
+
+far_queries as (
+    select distinct agent, source_file, query_id
+    from far_pairs
+    where metric = 'consistency' and query_id is not null
+),
+
 failed_checks as (
     select
-        agent,
-        source_file,
-        record_no,
-        {{ string_agg_ordered("check_kind || ' ' || expected_value", "', '", 'check_no') }}
+        checks.agent,
+        checks.source_file,
+        checks.record_no,
+        {{ string_agg_ordered("checks.check_kind || ' ' || checks.expected_value", "', '", 'checks.check_no') }}
             as failed_checks
-    from {{ ref('check_results') }}
-    where not passed and {{ new_file_versions() }}
-    group by agent, source_file, record_no
+    from {{ ref('check_results') }} as checks
+    inner join far_items
+        on far_items.agent = checks.agent
+        and far_items.source_file = checks.source_file
+        and far_items.record_no = checks.record_no
+    where not checks.passed and {{ new_file_versions('checks.source_file') }}
+    group by checks.agent, checks.source_file, checks.record_no
 ),
 
 -- per Query ID: each round's intent score and status (what 일관성 compares)
 query_rounds as (
     select
-        agent,
-        source_file,
-        query_id,
+        items.agent,
+        items.source_file,
+        items.query_id,
         {{ string_agg_ordered(
-            "round_label || '=' || coalesce(cast(cast(round(intent_score) as integer) as string), '-')"
-            ~ " || ' (' || status || ')'",
+            "items.round_label || '=' || coalesce(cast(cast(round(items.intent_score) as integer) as string), '-')"
+            ~ " || ' (' || items.status || ')'",
             "', '",
-            'round_room nulls last, round_repeat nulls last, record_no') }} as round_scores
+            'items.round_room nulls last, items.round_repeat nulls last, items.record_no') }}
+            as round_scores
     from items
-    where query_id is not null
-    group by agent, source_file, query_id
+    inner join far_queries
+        on far_queries.agent = items.agent
+        and far_queries.source_file = items.source_file
+        and far_queries.query_id = items.query_id
+    group by items.agent, items.source_file, items.query_id
 ),
 
 ranked as (
