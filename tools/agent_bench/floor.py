@@ -101,7 +101,8 @@ def run_floor(
         raise ValueError("the full floor writes a table: give it a database file")
     con = duckdb.connect(
         str(db) if kind == "full" else ":memory:",
-        config={"threads": threads, "memory_limit": memory_limit},
+        config={"threads": threads, "memory_limit": memory_limit,
+                "preserve_insertion_order": False},  # as the build (profiles.yml)
     )
     columns = {name: "VARCHAR" for name in header_of(files[0])}
     params = {"files": [str(f) for f in files], "columns": columns}
