@@ -28,6 +28,8 @@ _INLINE_MARKUP = re.compile(r"([\\`*_\[\]|~$])")
 # In a heading, trailing `#`s would close it.
 _TEXT_MARKUP = re.compile(r"([\\`*_\[\]|~$#])")
 _BACKTICK_RUNS = re.compile(r"`+")
+# Any character `cell` changes: a value without one (most are) is only stripped.
+_CELL_SPECIALS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff&<>\\`*_\[\]|~$]")
 
 
 def one_line(value: object) -> str:
@@ -40,7 +42,10 @@ def cell(value: object) -> str:
     as text (&, <, > as entities), markdown punctuation and pipes backslash-escaped."""
     if value is None:
         return ""
-    text = one_line(value)
+    text = str(value)
+    if _CELL_SPECIALS.search(text) is None:
+        return text.strip()
+    text = one_line(text)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _INLINE_MARKUP.sub(r"\\\1", text)
 
