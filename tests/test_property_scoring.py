@@ -27,6 +27,7 @@ MODELS = [
     "base_exports__rows",
     "stg_exports__files",
     "stg_exports__rows",
+    "int_exports__repeated_items",
     "int_exports__results",
     "int_plan_agent__checks",
     "int_plan_agent__check_results",

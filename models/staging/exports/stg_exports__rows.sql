@@ -1,6 +1,7 @@
 -- Every export record, with the row rules applied (SCORING §0): a record
 -- that cannot be scored gets a reject_code and a reason; int_exports__results hands only the
--- others to the agents' models. The rejected ones surface in the rejected_rows mart.
+-- others to the agents' models. The rejected ones surface in the rejected_rows mart. A
+-- repeated Item ID is a rule across records: int_exports__repeated_items decides it.
 -- Raw JSON is parsed here, once; only what the agents score of it is kept
 -- (raw_json_columns()), never the multi-kB text.
 -- depends_on: {{ ref('base_exports__files') }}
@@ -107,29 +108,8 @@ checked as (
             when query_key is null then 'missing_query_id'
             when round_key is null then 'missing_round_label'
             when round_room is null or round_repeat is null then 'bad_round_label'
-        end as rule_reject_code
-    from keyed
-),
-
-first_records as (
-    -- of the records of a file that share an Item ID and break no other rule, the first
-    -- (in file order) is scored. One window in the same pass: a join back to `checked`
-    -- made DuckDB keep every row of the read, Raw JSON included, and spill it to disk.
-    select
-        *,
-        min(case when rule_reject_code is null then record_no end)
-            over (partition by source_file, item_key) as first_record_no
-    from checked
-),
-
-judged as (
-    select
-        *,
-        case
-            when rule_reject_code is not null then rule_reject_code
-            when first_record_no < record_no then 'duplicate_item_id'
         end as reject_code
-    from first_records
+    from keyed
 )
 
 select
@@ -158,10 +138,7 @@ select
         when 'bad_round_label' then
             {{ agent_header_of('round_label', '방/반복') }} || ' "' || left(round_key, 40)
             || '" is not room/repeat like 1/1'
-        when 'duplicate_item_id' then
-            {{ agent_header_of('item_id', 'Item ID') }} || ' repeats record ' || first_record_no
-            || ': only the first is scored'
         else 'CSV record on line ' || line_no || ' cannot be parsed: ' || csv_error
     end as reject_reason,
     csv_line as excerpt
-from judged
+from checked
