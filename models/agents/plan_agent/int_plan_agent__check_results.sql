@@ -70,7 +70,15 @@ ui_entries as (
 ),
 
 ui_results_per_entry as (
-    select source_file, record_no, check_no, entry_no, bool_or(passed) as passed
+    -- a failed UI check whose value sits elsewhere in the item hints at a JSON path to add:
+    -- looked for in every entry here, so that the best entry needs no join back
+    select
+        source_file,
+        record_no,
+        check_no,
+        entry_no,
+        bool_or(passed) as passed,
+        bool_or(value_in_entry) as value_in_entry
     from (
         select
             checks.source_file,
@@ -80,7 +88,9 @@ ui_results_per_entry as (
             {{ check_passes(
                 list_item('ui_entries.ui_fields', 'paths.ui_path_no'),
                 'checks.expected_value',
-                'paths.comparison') }} as passed
+                'paths.comparison') }} as passed,
+            instr({{ json_as_text('ui_entries.ui_value') }}, '"' || checks.expected_value || '"') > 0
+                as value_in_entry
         from checks
         inner join paths on paths.check_kind = checks.check_kind and paths.target = 'ui_item'
         inner join ui_entries
@@ -90,10 +100,15 @@ ui_results_per_entry as (
     group by all
 ),
 
-best_entries as (
+ui_results as (
     -- per row, the checks on the entry passing the most (the first on ties); read once, as
     -- Spark cannot reuse a CTE that calls Java (NFC)
-    select source_file, record_no, check_no, entry_no, passed
+    select
+        source_file,
+        record_no,
+        check_no,
+        passed,
+        not passed and value_in_entry as value_elsewhere_in_item
     from (
         select
             *,
@@ -109,27 +124,6 @@ best_entries as (
         )
     )
     where entry_rank = 1
-),
-
-ui_results as (
-    select
-        per_entry.source_file,
-        per_entry.record_no,
-        per_entry.check_no,
-        per_entry.passed,
-        -- a failed UI check whose value sits elsewhere in the item hints at a JSON path to add
-        not per_entry.passed
-            and instr({{ json_as_text('ui_entries.ui_value') }}, '"' || checks.expected_value || '"') > 0
-            as value_elsewhere_in_item
-    from best_entries as per_entry
-    inner join ui_entries
-        on ui_entries.source_file = per_entry.source_file
-        and ui_entries.record_no = per_entry.record_no
-        and ui_entries.entry_no = per_entry.entry_no
-    inner join checks
-        on checks.source_file = per_entry.source_file
-        and checks.record_no = per_entry.record_no
-        and checks.check_no = per_entry.check_no
 ),
 
 evaluated as (
