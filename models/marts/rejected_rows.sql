@@ -7,39 +7,6 @@ with repeats as (
     select source_file, record_no, reject_code, reject_reason
     from {{ ref('int_exports__repeated_items') }}
     where record_no is not null
-),
-
-rejected as (
-    select
-        agent,
-        source_file,
-        record_no,
-        line_no,
-        reject_code,
-        reject_reason,
-        item_id,
-        query_id,
-        round_label,
-        excerpt
-    -- the model twice, not a CTE: a CTE read twice is kept whole, Raw JSON fields included
-    from {{ ref('stg_exports__rows') }}
-    where reject_code is not null
-    union all
-    select
-        rows.agent,
-        rows.source_file,
-        rows.record_no,
-        rows.line_no,
-        repeats.reject_code,
-        repeats.reject_reason,
-        rows.item_id,
-        rows.query_id,
-        rows.round_label,
-        rows.excerpt
-    from repeats
-    inner join {{ ref('stg_exports__rows') }} as rows
-        on rows.source_file = repeats.source_file
-        and rows.record_no = repeats.record_no
 )
 
 select
@@ -53,4 +20,22 @@ select
     query_id,
     round_label,
     excerpt
-from rejected
+-- the model twice, not a CTE: a CTE read twice is kept whole, Raw JSON fields included
+from {{ ref('stg_exports__rows') }}
+where reject_code is not null
+union all
+select
+    rows.agent,
+    rows.source_file,
+    rows.record_no,
+    rows.line_no,
+    repeats.reject_code,
+    repeats.reject_reason,
+    rows.item_id,
+    rows.query_id,
+    rows.round_label,
+    rows.excerpt
+from repeats
+inner join {{ ref('stg_exports__rows') }} as rows
+    on rows.source_file = repeats.source_file
+    and rows.record_no = repeats.record_no
