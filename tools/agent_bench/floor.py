@@ -102,7 +102,8 @@ def run_floor(
     con = duckdb.connect(
         str(db) if kind == "full" else ":memory:",
         config={"threads": threads, "memory_limit": memory_limit,
-                "preserve_insertion_order": False},  # as the build (profiles.yml)
+                # as the build (profiles.yml)
+                "preserve_insertion_order": False, "max_vacuum_tasks": 0},
     )
     columns = {name: "VARCHAR" for name in header_of(files[0])}
     params = {"files": [str(f) for f in files], "columns": columns}
