@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from agent_scoring.markdown import cell, code
+from agent_scoring.markdown import cell, code, environment
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jinja2 import UndefinedError
 from markdown_it import MarkdownIt
 
 PARSER = MarkdownIt("commonmark").enable("table")
@@ -79,3 +80,23 @@ def test_missing_values_are_empty_cells():
 def test_code_keeps_file_names_readable():
     # no escape works inside a code span: a backslash before `_` would be shown
     assert code("plan_agent_260224.csv") == "`plan_agent_260224.csv`"
+
+
+def test_a_row_column_is_its_value_even_where_a_dict_has_a_method_of_that_name():
+    """Report rows are dicts: `row.column` is the row's value (the key is looked up before
+    the attribute), a name no row has falls back to jinja's lookup and stays an error."""
+    env = environment()
+    assert env.from_string("{{ r.items }} {{ r.count }}").render(r={"items": 3, "count": 4}) \
+        == "3 4"
+    assert env.from_string("{{ r.items() | list }}").render(r={"a": 1}) == "[('a', 1)]"
+    with pytest.raises(UndefinedError):
+        env.from_string("{{ r.missing }}").render(r={"a": 1})
+
+
+@given(st.text())
+def test_the_output_guard_removes_control_characters_and_keeps_the_rest(value):
+    """Every value printed goes through the guard: control characters go, the rest stays
+    (a printable value is returned as it is)."""
+    shown = environment().from_string("{{ v }}").render(v=value)
+    assert shown == re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]",
+                           "", value)
