@@ -89,3 +89,30 @@ def test_the_wide_line_check_finds_every_wide_record_and_nothing_else(
         assert not found
     elif any("\n" not in "".join(record) for record in wide):
         assert found
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[
+    HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.one_of(
+           st.text(alphabet="a,\"\n한글😀é", max_size=12).map(lambda text: text.encode("utf-8")),
+           st.sampled_from([b"\xff", b"\x80", b"\xed\x95", b"\xc0\xaf", b"\xed\xa0\x80"])),
+       max_size=8),
+       chunk_bytes=st.sampled_from([1, 2, 3, 5, 1 << 16]),
+       decode_bytes=st.sampled_from([1, 2, 4, 1 << 16]))
+def test_the_utf8_flag_says_whether_every_byte_decodes(
+    tmp_path, monkeypatch, parts, chunk_bytes, decode_bytes
+):
+    """The flag that lets staging read a file in place: read in chunks and decoded in pieces,
+    a character split across either boundary still decodes, and a byte that is not UTF-8
+    (a stray continuation, a cut sequence, an overlong or a surrogate) anywhere clears it."""
+    data = b"Item ID,Raw JSON\n" + b"".join(parts)
+    path = tmp_path / "plan_agent_x.csv"
+    path.write_bytes(data)
+    monkeypatch.setattr(record_count, "CHUNK_BYTES", chunk_bytes)
+    monkeypatch.setattr(record_count, "DECODE_BYTES", decode_bytes)
+    try:
+        data.decode("utf-8")
+        valid = True
+    except UnicodeDecodeError:
+        valid = False
+    assert record_count.scan_file(str(path), 1000).utf8 == valid
