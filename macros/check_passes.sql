@@ -2,8 +2,8 @@
     {#- One check against one value; `comparison` comes from the check_paths seed. -#}
     coalesce(case {{ comparison }}
         when 'contains_normalized' then instr(
-            lower({{ regex_replace(nfc(actual), "'\\s+'", "''") }}),
-            lower({{ regex_replace(nfc(expected), "'\\s+'", "''") }})
+            lower({{ without_whitespace(nfc(actual)) }}),
+            lower({{ without_whitespace(nfc(expected)) }})
         ) > 0
         when 'equals_ci' then lower(trim({{ actual }})) = lower(trim({{ expected }}))
         when 'equals' then trim({{ actual }}) = trim({{ expected }})
@@ -18,4 +18,22 @@
         when lower(trim({{ value }})) in ('true', 'y', 'yes', '1') then true
         when lower(trim({{ value }})) in ('false', 'n', 'no', '0') then false
     end
+{%- endmacro %}
+
+{% macro without_whitespace(text) -%}
+    {#- `text` with its whitespace removed: space, tab, LF, VT, FF and CR, the class `\s` of
+        Java (RE2's lacks VT). translate() deletes the characters it has no replacement
+        for, on DuckDB and Spark alike, at a third of the cost of a regular expression. -#}
+    translate({{ text }}, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13), '')
+{%- endmacro %}
+
+{% macro ui_check_paths() -%}
+    {#- The JSON paths of the UI checks (check_paths, target ui_item), sorted: read when the
+        model is compiled, as a list of paths extracts in one parse. A unit test overrides
+        it, as its check_paths rows are not a table then. -#}
+    {%- if not execute %}{{ return([]) }}{% endif -%}
+    {{ return(run_query(
+        "select distinct json_path from " ~ ref('check_paths')
+        ~ " where target = 'ui_item' and json_path is not null order by 1"
+    ).columns[0].values() | list) }}
 {%- endmacro %}

@@ -4,14 +4,8 @@
 -- checks describe ONE UI item ("해당 항목"), so they are scored against each dataUIList entry
 -- and the entry passing the most of them (first on ties) decides all of them.
 {#- Each UI entry is parsed once for every configured path (one extraction of a
-    list of paths), not once per check: the paths are read from check_paths here. -#}
-{%- set ui_paths = [] %}
-{%- if execute %}
-    {%- set ui_paths = run_query(
-        "select distinct json_path from " ~ ref('check_paths')
-        ~ " where target = 'ui_item' and json_path is not null order by 1"
-    ).columns[0].values() | list %}
-{%- endif %}
+    list of paths), not once per check. -#}
+{%- set ui_paths = ui_check_paths() %}
 
 with messages as (
     -- the rows twice, once per column, not one CTE read twice: DuckDB would keep that
@@ -78,7 +72,7 @@ ui_entries as (
 
 ui_results_per_entry as (
     -- a failed UI check whose value sits elsewhere in the item hints at a JSON path to add:
-    -- looked for in every entry here, so that the best entry needs no join back
+    -- looked for in every entry here, and ui_results keeps the best entry's
     select
         source_file,
         record_no,
@@ -107,30 +101,35 @@ ui_results_per_entry as (
     group by all
 ),
 
-ui_results as (
-    -- per row, the checks on the entry passing the most (the first on ties); read once, as
-    -- Spark cannot reuse a CTE that calls Java (NFC)
+entry_passes as (
+    select source_file, record_no, entry_no, count_if(passed) as passed_count
+    from ui_results_per_entry
+    group by all
+),
+
+best_entries as (
+    -- per row, the entry passing the most checks, the first on ties: two aggregates and a
+    -- join back, where two windows sorted every (check, entry) pair (1M rows: 5.5 -> 4.6 s)
     select
         source_file,
         record_no,
-        check_no,
-        passed,
-        not passed and value_in_entry as value_elsewhere_in_item
-    from (
-        select
-            *,
-            dense_rank() over (
-                partition by source_file, record_no order by passed_count desc, entry_no
-            ) as entry_rank
-        from (
-            select
-                *,
-                count_if(passed) over (partition by source_file, record_no, entry_no)
-                    as passed_count
-            from ui_results_per_entry
-        )
-    )
-    where entry_rank = 1
+        max_by(entry_no, passed_count * 4294967296 - entry_no) as entry_no
+    from entry_passes
+    group by all
+),
+
+ui_results as (
+    select
+        per_entry.source_file,
+        per_entry.record_no,
+        per_entry.check_no,
+        per_entry.passed,
+        not per_entry.passed and per_entry.value_in_entry as value_elsewhere_in_item
+    from ui_results_per_entry as per_entry
+    inner join best_entries
+        on best_entries.source_file = per_entry.source_file
+        and best_entries.record_no = per_entry.record_no
+        and best_entries.entry_no = per_entry.entry_no
 ),
 
 evaluated as (

@@ -8,7 +8,7 @@ with results as (
 ),
 
 phrases as (
-    select phrase, {{ regex_replace('phrase', "'\\s+'", "''") }} as compact_phrase
+    select phrase, {{ without_whitespace('phrase') }} as compact_phrase
     from {{ ref('resume_partial_phrases') }}
 ),
 
@@ -33,7 +33,7 @@ matched_phrases as (
             as partial_phrase
     from texts
     inner join phrases
-        on instr({{ regex_replace('texts.judged_message', "'\\s+'", "''") }}, phrases.compact_phrase) > 0
+        on instr({{ without_whitespace('texts.judged_message') }}, phrases.compact_phrase) > 0
     group by all
 ),
 
