@@ -11,3 +11,16 @@
         else 'ok'
     end
 {%- endmacro %}
+
+
+{% macro plan_agent_status(results, check_count) -%}
+    {#- The plan agent's status of a row of `results` (int_exports__results) with `check_count`
+        checks: an error (failure_message) > empty (no message, no UI item) > no_checks > ok.
+        One rule for its item scores and for the item_status of its check results. -#}
+    {{ status_label(
+        error_when=failure_message(results) ~ ' is not null',
+        empty_when="coalesce(trim(" ~ results ~ ".assistant_message), '') = ''"
+            ~ " and coalesce(" ~ list_size(results ~ '.ui_values') ~ ", 0) = 0",
+        no_checks_when='coalesce(' ~ check_count ~ ', 0) = 0'
+    ) }}
+{%- endmacro %}

@@ -20,6 +20,14 @@ ui_lists as (
     where {{ list_size('ui_values') }} > 0
 ),
 
+item_states as (
+    -- the status of the row each check belongs to (it has checks: error, empty or ok), here
+    -- and not by a join to the item scores after them, so that the check_results mart is a
+    -- view of this table, not a second copy of its rows (1M rows: 3.3M checks, 1.8 s)
+    select source_file, record_no, {{ plan_agent_status('results', '1') }} as item_status
+    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }}) as results
+),
+
 checks as (
     select source_file, file_fingerprint, record_no, item_id, check_no, check_kind, expected_value
     from {{ ref('int_plan_agent__checks') }}
@@ -148,9 +156,13 @@ select
     checks.expected_value,
     -- a check with no entry to look at (or a kind with no configured path) fails
     coalesce(evaluated.passed, false) as passed,
-    coalesce(evaluated.value_elsewhere_in_item, false) as value_elsewhere_in_item
+    coalesce(evaluated.value_elsewhere_in_item, false) as value_elsewhere_in_item,
+    item_states.item_status
 from checks
 left join evaluated
     on evaluated.source_file = checks.source_file
     and evaluated.record_no = checks.record_no
     and evaluated.check_no = checks.check_no
+left join item_states
+    on item_states.source_file = checks.source_file
+    and item_states.record_no = checks.record_no

@@ -22,12 +22,7 @@ scored as (
         coalesce(check_totals.check_passed, 0) as check_passed,
         check_totals.check_passed / nullif(check_totals.check_count, 0) as pass_ratio,
         {{ failure_message('results') }} as error_message,
-        {{ status_label(
-            error_when=failure_message('results') ~ ' is not null',
-            empty_when="coalesce(trim(results.assistant_message), '') = ''"
-                ~ " and coalesce(" ~ list_size('results.ui_values') ~ ", 0) = 0",
-            no_checks_when='coalesce(check_totals.check_count, 0) = 0'
-        ) }} as status,
+        {{ plan_agent_status('results', 'check_totals.check_count') }} as status,
         {{ pass_ratio_points('check_totals.check_passed / nullif(check_totals.check_count, 0)') }}
             as heuristic_score
     from results
