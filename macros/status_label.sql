@@ -13,10 +13,11 @@
 {%- endmacro %}
 
 
-{% macro plan_agent_status(results, check_count) -%}
-    {#- The plan agent's status of a row of `results` (int_exports__results) with `check_count`
-        checks: an error (failure_message) > empty (no message, no UI item) > no_checks > ok.
-        One rule for its item scores and for the item_status of its check results. -#}
+{% macro checklist_reply_status(results, check_count) -%}
+    {#- The status of a checklist agent's row of `results` (int_exports__results: a reply of
+        assistantMessage and dataUIList) with `check_count` checks: an error
+        (failure_message) > empty (no message, no UI item) > no_checks > ok. One rule for the
+        agent's item scores and for the item_status of its check results. -#}
     {{ status_label(
         error_when=failure_message(results) ~ ' is not null',
         empty_when="coalesce(trim(" ~ results ~ ".assistant_message), '') = ''"

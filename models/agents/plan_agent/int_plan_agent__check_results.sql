@@ -24,7 +24,7 @@ item_states as (
     -- the status of the row each check belongs to (it has checks: error, empty or ok), here
     -- and not by a join to the item scores after them, so that the check_results mart is a
     -- view of this table, not a second copy of its rows (1M rows: 3.3M checks, 1.8 s)
-    select source_file, record_no, {{ plan_agent_status('results', '1') }} as item_status
+    select source_file, record_no, {{ checklist_reply_status('results', '1') }} as item_status
     from ({{ agent_rows('plan_agent', ref('int_exports__results')) }}) as results
 ),
 

@@ -22,7 +22,7 @@ scored as (
         coalesce(check_totals.check_passed, 0) as check_passed,
         check_totals.check_passed / nullif(check_totals.check_count, 0) as pass_ratio,
         {{ failure_message('results') }} as error_message,
-        {{ plan_agent_status('results', 'check_totals.check_count') }} as status,
+        {{ checklist_reply_status('results', 'check_totals.check_count') }} as status,
         {{ pass_ratio_points('check_totals.check_passed / nullif(check_totals.check_count, 0)') }}
             as heuristic_score
     from results
