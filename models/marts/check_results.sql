@@ -6,21 +6,15 @@
 {%- for agent, spec in var('agents').items() if spec.get('check_results') %}
     {%- do agents.append(agent) %}
 {%- endfor %}
+{%- set check_columns = [
+    'source_file', 'file_fingerprint', 'record_no', 'item_id', 'check_no', 'check_kind',
+    'expected_value', 'passed', 'value_elsewhere_in_item', 'item_status',
+] %}
 
 with check_results as (
     {%- for agent in agents %}
-    select
-        {{ sql_string(agent) }} as agent,
-        source_file,
-        file_fingerprint,
-        record_no,
-        item_id,
-        check_no,
-        check_kind,
-        expected_value,
-        passed,
-        value_elsewhere_in_item,
-        item_status
+    -- by name: an agent's model may order its columns differently
+    select {{ sql_string(agent) }} as agent, {{ check_columns | join(', ') }}
     from {{ ref('int_' ~ agent ~ '__check_results') }}
     union all
     {%- endfor %}
