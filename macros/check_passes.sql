@@ -20,13 +20,6 @@
     end
 {%- endmacro %}
 
-{% macro without_whitespace(text) -%}
-    {#- `text` with its whitespace removed: space, tab, LF, VT, FF and CR, the class `\s` of
-        Java (RE2's lacks VT). translate() deletes the characters it has no replacement
-        for, on DuckDB and Spark alike, at a third of the cost of a regular expression. -#}
-    translate({{ text }}, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13), '')
-{%- endmacro %}
-
 {% macro ui_check_paths() -%}
     {#- The JSON paths of the UI checks (check_paths, target ui_item), sorted: read when the
         model is compiled, as a list of paths extracts in one parse. A unit test overrides

@@ -20,3 +20,10 @@
         else {{ column }}
     end
 {%- endmacro %}
+
+{% macro without_whitespace(text) -%}
+    {#- `text` with its whitespace removed: space, tab, LF, VT, FF and CR, the class `\s` of
+        Java (RE2's lacks VT). translate() deletes the characters it has no replacement
+        for, on DuckDB and Spark alike, at a third of the cost of a regular expression. -#}
+    translate({{ text }}, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13), '')
+{%- endmacro %}
