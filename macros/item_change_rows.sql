@@ -23,7 +23,7 @@
         select pairs.*, 'base' as side, pairs.base_file as source_file from pairs
     ),
 
-    side_items as (
+    side_rows as (
         select
             sides.agent,
             sides.head_file,
@@ -51,12 +51,26 @@
         from sides
         inner join {{ items }} as items
             on items.agent = sides.agent and items.source_file = sides.source_file
-        -- the same query twice in one round: the first one is compared
-        qualify row_number() over (
-            partition by sides.agent, sides.head_file, sides.base_file, sides.side, item_key,
-                items.round_room, items.round_repeat
-            order by items.record_no
-        ) = 1
+    ),
+
+    first_rows as (
+        -- the same query twice in one round: the first one is compared. An aggregate and a
+        -- join back on keys that are never null (one side is one file, where record_no is
+        -- unique), not a window sorting every item of both runs (1M rows: 3.0 s of 3.4)
+        select agent, head_file, base_file, side, min(record_no) as record_no
+        from side_rows
+        group by agent, head_file, base_file, side, item_key, round_room, round_repeat
+    ),
+
+    side_items as (
+        select side_rows.*
+        from side_rows
+        inner join first_rows
+            on first_rows.agent = side_rows.agent
+            and first_rows.head_file = side_rows.head_file
+            and first_rows.base_file = side_rows.base_file
+            and first_rows.side = side_rows.side
+            and first_rows.record_no = side_rows.record_no
     ),
 
     side_checks as (
