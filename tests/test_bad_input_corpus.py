@@ -138,7 +138,8 @@ def test_the_reconciliation_test_fails_when_one_scored_row_goes_missing(build, t
     shutil.copy(build.db, tampered)
     with duckdb.connect(str(tampered)) as c:
         c.execute(
-            "delete from item_scores where source_file = 'plan_agent_cp949.csv' "
+            # item_scores is a view of the agents' tables
+            "delete from int_plan_agent__item_scores where source_file = 'plan_agent_cp949.csv' "
             "and record_no = 3"
         )
     proc = run_dbt(

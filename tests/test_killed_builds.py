@@ -35,7 +35,7 @@ def project(tmp_path_factory):
 @pytest.mark.parametrize("kill_at", [
     "START python table model main.export_loads",
     "START sql incremental model main.stg_exports__rows",
-    "START sql incremental model main.item_scores",
+    "START sql incremental model main.int_plan_agent__item_scores",
 ])
 def test_a_build_killed_at_any_point_is_made_whole_by_the_next_build(project, kill_at):
     work, inputs = project
