@@ -12,6 +12,7 @@ import csv
 import json
 import os
 import shutil
+import threading
 import time
 from concurrent.futures import Future
 from pathlib import Path
@@ -548,3 +549,52 @@ def test_without_direct_reads_every_readable_export_lands(con, inputs):
     load(con, inputs)
     assert con.execute("select read_by from raw.export_files").fetchall() == [("loader",)]
     assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == 40
+
+
+def test_a_file_duckdb_counts_whole_but_the_scan_finds_not_utf8_lands(con, inputs):
+    """DuckDB counts while the scans run; the scan still decides. An invalid byte past the
+    sniffed head, in a cell no count reads, passes DuckDB's count (checked below) but not
+    the scan, so the file lands with its rows checked."""
+    lines = SAMPLE.read_bytes().split(b"\r\n")
+    assert len(b"\r\n".join(lines[:-2])) > (1 << 16)
+    lead = next(at for at, byte in enumerate(lines[-2]) if byte >= 0xE0)  # a Korean letter's
+    lines[-2] = lines[-2][:lead] + b"\xff" + lines[-2][lead + 1:]
+    (inputs / "plan_agent_late_byte.csv").write_bytes(b"\r\n".join(lines))
+    width = len(lines[0].split(b","))
+    counted = land.direct_counts(con, {str(inputs / "plan_agent_late_byte.csv"): width},
+                                 1 << 24, lambda path: scan_file(path, 1000))
+    assert counted == {str(inputs / "plan_agent_late_byte.csv"): 40}
+    load(con, inputs, registry(direct_reads=True))
+    assert con.execute("select read_by from raw.export_files").fetchall() == [("loader",)]
+
+
+def test_a_record_too_wide_fails_the_strict_count_and_the_rest_are_counted(con, inputs):
+    """The count does not wait for the scans: it is strict, and a bad record fails it at
+    once. It is then made again, with rejects stored, of the files whose scan found no line
+    too wide: this one's 200,000 fields took DuckDB 231 s to store as a reject."""
+    head, rest = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)
+    wide = inputs / "plan_agent_wide.csv"
+    wide.write_text(f"{head}\n{rest}{','.join(['x'] * 200_000)}\n", encoding="utf-8")
+    broken = inputs / "plan_agent_broken_quote.csv"
+    shutil.copy(CORPUS / broken.name, broken)
+    shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
+    width = head.count(",") + 1
+    scanned: list[str] = []
+
+    def scan(path: str):
+        scanned.append(Path(path).name)
+        return scan_file(path, 1000)
+
+    counted: dict[str, int] = {}
+    worker = threading.Thread(target=lambda: counted.update(land.direct_counts(
+        con, {str(path): width for path in (wide, broken, inputs / "plan_agent_sample.csv")},
+        1 << 24, scan)))
+    worker.start()
+    worker.join(60)
+    stalled = worker.is_alive()
+    if stalled:
+        con.interrupt()
+        worker.join()
+    assert not stalled, "the record too wide was stored as a reject"
+    assert counted == {str(inputs / "plan_agent_sample.csv"): 40}
+    assert sorted(scanned) == sorted([wide.name, broken.name, "plan_agent_sample.csv"])
