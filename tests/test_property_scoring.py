@@ -293,3 +293,51 @@ def test_no_model_after_staging_reads_a_file(warehouse):
     _, compiled, _ = warehouse
     assert [name for name in MODELS
             if "read_csv" in compiled[name] and name != "stg_exports__rows"] == []
+
+
+PARSED_FIELDS = "raw_json_is_valid, execution_count, worker_count, assistant_message"
+
+
+def expected_fields(raw: str | None) -> tuple:
+    """What staging keeps of a Raw JSON cell, by Python's json module: whether it is an
+    object, the entries of `executionProcesses` and `worker` when each is an array, and the
+    message when it is a string or null."""
+    try:
+        parsed = json.loads(raw) if raw else None
+    except ValueError:
+        parsed = None
+    if not isinstance(parsed, dict):
+        return False, None, None, None
+
+    def entries(key: str) -> int | None:
+        return len(parsed[key]) if isinstance(parsed.get(key), list) else None
+
+    return True, entries("executionProcesses"), entries("worker"), parsed.get("assistantMessage")
+
+
+PAYLOAD_CELL = st.one_of(
+    PAYLOAD.map(json.dumps),
+    st.tuples(PAYLOAD.map(json.dumps), st.integers(1, 200)).map(lambda t: t[0][: t[1]]),
+)
+
+
+@settings(max_examples=60, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(st.lists(PAYLOAD_CELL, min_size=1, max_size=20))
+def test_staging_parses_raw_json_as_python_does(warehouse, cells):
+    """One parse of a cell gives what Python's json module finds in it: its arrays counted,
+    its message kept, a cut or non-object cell invalid."""
+    con, compiled, columns = warehouse
+    rows = [{"agent": "plan_agent", "file_no": 0, "item_id": f"i-{n}", "query_id": "Q-1",
+             "round_label": "1/1", "raw_json": cell} for n, cell in enumerate(cells)]
+    load(con, columns, rows)
+    for name in MODELS[:MODELS.index("stg_exports__rows") + 1]:
+        con.execute(f"create or replace table main.{name} as {compiled[name]}")
+    found = con.execute(f"select {PARSED_FIELDS} from stg_exports__rows "
+                        "where source_file like 'prop_%' order by record_no").fetchall()
+    wanted = [expected_fields(cell) for cell in cells]
+    for cell, got, want in zip(cells, found, wanted, strict=True):
+        if not isinstance(want[3], str | None):  # a message that is no string: JSON text
+            got, want = got[:3], want[:3]
+        assert got == want, cell
