@@ -338,6 +338,17 @@ def insert_rejects(
         )
 
 
+def count_files(
+    con: duckdb.DuckDBPyConnection, paths: list[str], width: int, max_line_bytes: int,
+    strict: bool,
+) -> list[tuple[str, int]]:
+    """(path, records) of files with `width` fields, in one multi-file pass reading no column."""
+    return con.execute(
+        f"select filename, count(*) from read_csv([{', '.join(map(sql_text, paths))}], "
+        f"{read_options([f'c{n}' for n in range(width)], max_line_bytes, strict)}, "
+        "filename = true) group by filename").fetchall()
+
+
 def direct_counts(
     con: duckdb.DuckDBPyConnection, widths: dict[str, int], max_line_bytes: int,
     scanned: Callable[[str], Scan],
@@ -357,12 +368,8 @@ def direct_counts(
         by_width.setdefault(width, []).append(path)
     counts: dict[str, int] = {}
     for width, paths in sorted(by_width.items()):
-        columns = [f"c{n}" for n in range(width)]
         try:
-            counts.update(con.execute(
-                f"select filename, count(*) from read_csv([{', '.join(map(sql_text, paths))}], "
-                f"{read_options(columns, max_line_bytes, strict=True)}, filename = true) "
-                "group by filename").fetchall())
+            counts.update(count_files(con, paths, width, max_line_bytes, strict=True))
             continue
         except duckdb.Error:
             paths = [path for path in paths if (scan := scanned(path)).utf8 and not scan.wide]
@@ -371,10 +378,7 @@ def direct_counts(
         con.execute("drop table if exists load_rejects")
         con.execute("drop table if exists load_reject_scans")
         try:
-            found = con.execute(
-                f"select filename, count(*) from read_csv([{', '.join(map(sql_text, paths))}], "
-                f"{read_options(columns, max_line_bytes)}, filename = true) group by filename"
-            ).fetchall()
+            found = count_files(con, paths, width, max_line_bytes, strict=False)
             rejected = {row[0] for row in con.execute(
                 "select distinct scans.file_path from load_rejects as rejects "
                 "join load_reject_scans as scans on scans.scan_id = rejects.scan_id "
