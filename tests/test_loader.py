@@ -275,6 +275,15 @@ def test_a_big_file_is_checkpointed_at_its_commit_and_small_files_after_the_load
     assert len(landed(con, "plan_agent_b.csv")) == 40
 
 
+def write_wide_export(directory: Path) -> Path:
+    """The sample with one more record of 200,000 fields: DuckDB takes minutes to store it
+    as a reject, and fails a strict read on it at once."""
+    head, rest = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)
+    path = directory / "plan_agent_wide.csv"
+    path.write_text(f"{head}\n{rest}{','.join(['x'] * 200_000)}\n", encoding="utf-8")
+    return path
+
+
 class LateScan(Future):
     """A scan still running when its file is read (a 376 MB export's takes 2 s): it ends
     when its result is asked for."""
@@ -312,9 +321,7 @@ def test_a_big_file_read_before_its_scan_ends_lands_as_if_scanned_first(
     for path in CORPUS.glob("plan_agent_*.csv"):
         shutil.copy(path, inputs)
     shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
-    head, rest = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)
-    (inputs / "plan_agent_wide.csv").write_text(
-        f"{head}\n{rest}{','.join(['x'] * 200_000)}\n", encoding="utf-8")
+    write_wide_export(inputs)
     with duckdb.connect(str(tmp_path / "scanned_first.duckdb")) as first:
         load(first, inputs)
         expected = all_landed(first)
@@ -451,9 +458,7 @@ def test_an_xlsx_bomb_and_a_record_of_200k_fields_are_bounded(inputs, tmp_path):
     book = openpyxl.load_workbook(bomb)
     book["validation_history"]["XFD20000"] = "x"
     book.save(bomb)
-    head, rest = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)
-    (inputs / "plan_agent_wide.csv").write_text(
-        f"{head}\n{rest}{','.join(['x'] * 200_000)}\n", encoding="utf-8")
+    write_wide_export(inputs)
     code = BOUNDED_LOAD.format(tests=str(REPO / "tests"), inputs=str(inputs))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
@@ -466,7 +471,7 @@ def test_an_xlsx_bomb_and_a_record_of_200k_fields_are_bounded(inputs, tmp_path):
          "and save it again"],
         ["plan_agent_wide.csv", 41, 40, None],
     ]
-    lines = 1 + rest.count("\n")
+    lines = SAMPLE.read_text(encoding="utf-8-sig").count("\n")  # the wide record's line - 1
     assert found["rejects"] == [
         ["plan_agent_wide.csv", 41, lines + 1, "TOO MANY COLUMNS",
          "the record has 200000 fields; records of more than 1000 (vars.csv_max_fields) "
@@ -572,13 +577,11 @@ def test_a_record_too_wide_fails_the_strict_count_and_the_rest_are_counted(con, 
     """The count does not wait for the scans: it is strict, and a bad record fails it at
     once. It is then made again, with rejects stored, of the files whose scan found no line
     too wide: this one's 200,000 fields took DuckDB 231 s to store as a reject."""
-    head, rest = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)
-    wide = inputs / "plan_agent_wide.csv"
-    wide.write_text(f"{head}\n{rest}{','.join(['x'] * 200_000)}\n", encoding="utf-8")
+    wide = write_wide_export(inputs)
     broken = inputs / "plan_agent_broken_quote.csv"
     shutil.copy(CORPUS / broken.name, broken)
     shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
-    width = head.count(",") + 1
+    width = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)[0].count(",") + 1
     scanned: list[str] = []
 
     def scan(path: str):

@@ -236,8 +236,14 @@ def load(con, columns: list[str], rows: list[dict]) -> None:
     )
 
 
-def rerun(con, compiled: dict[str, str]) -> None:
-    for name in MODELS:
+PROPERTY_SETTINGS = settings(
+    max_examples=60, deadline=None, database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.function_scoped_fixture])
+
+
+def rerun(con, compiled: dict[str, str], models: list[str] = MODELS) -> None:
+    for name in models:
         con.execute(f"create or replace table main.{name} as {compiled[name]}")
 
 
@@ -247,9 +253,7 @@ def out_of_range(con, table: str, column: str) -> list:
     ).fetchall()
 
 
-@settings(max_examples=60, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
+@PROPERTY_SETTINGS
 @given(st.lists(ROW, min_size=1, max_size=30))
 def test_any_rows_are_scored_in_0_to_5_or_rejected_and_nothing_raises(warehouse, rows):
     con, compiled, columns = warehouse
@@ -321,9 +325,7 @@ PAYLOAD_CELL = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
+@PROPERTY_SETTINGS
 @given(st.lists(PAYLOAD_CELL, min_size=1, max_size=20))
 def test_staging_parses_raw_json_as_python_does(warehouse, cells):
     """One parse of a cell gives what Python's json module finds in it: its arrays counted,
@@ -332,8 +334,7 @@ def test_staging_parses_raw_json_as_python_does(warehouse, cells):
     rows = [{"agent": "plan_agent", "file_no": 0, "item_id": f"i-{n}", "query_id": "Q-1",
              "round_label": "1/1", "raw_json": cell} for n, cell in enumerate(cells)]
     load(con, columns, rows)
-    for name in MODELS[:MODELS.index("stg_exports__rows") + 1]:
-        con.execute(f"create or replace table main.{name} as {compiled[name]}")
+    rerun(con, compiled, MODELS[:MODELS.index("stg_exports__rows") + 1])
     found = con.execute(f"select {PARSED_FIELDS} from stg_exports__rows "
                         "where source_file like 'prop_%' order by record_no").fetchall()
     wanted = [expected_fields(cell) for cell in cells]
