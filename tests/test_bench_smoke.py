@@ -178,6 +178,45 @@ def test_the_added_file_target_is_the_median_of_the_pairs_differences():
                             "(pairs: +5.00, +0.00, +0.50)")
 
 
+def test_the_race_is_judged_at_a_million_rows_and_only_shown_below():
+    """Issue 41: the clean build + report at least 1.5x as fast as the plain-Python scorer at
+    1M rows; smaller runs (the CI smoke run) print the figure with no verdict."""
+    from agent_bench.measure import Measured
+    from agent_bench.results import SizeResult, Step, size_targets
+
+    def race(rows: int, python_s: float) -> tuple[str, bool | None]:
+        steps = [Step(name, rows, runs=[Measured(wall, 1.0, 0, Path("log"))])
+                 for name, wall in (("pure Python", python_s), ("dbt build, clean", 70.0),
+                                    ("score-report", 3.0))]
+        result = SizeResult(rows=rows, files=[], differences=None, compared_groups=0,
+                            db_bytes=0, failures=[], steps=steps)
+        [target] = [t for t in size_targets(result) if t.name.startswith("race")]
+        return target.figure, target.holds
+
+    assert race(1_000_000, 120.0) == ("120.00 s / 73.00 s = 1.64x", True)
+    assert race(1_000_000, 100.0)[1] is False
+    assert race(1_000, 1.0)[1] is None
+
+
+def test_the_fixed_cost_is_judged_against_dbts_own_floor():
+    """Issue 41: a no-change build + report against `dbt run -s speed_bands`, over dbt's own
+    ratio for as many trivial views, at most 1.15x."""
+    from agent_bench.measure import Measured
+    from agent_bench.results import FixedCost
+
+    def runs(*walls: float) -> list[Measured]:
+        return [Measured(wall, 1.0, 0, Path("log")) for wall in walls]
+
+    fixed = FixedCost(floor_nodes=254)
+    fixed.dbt_alone.runs, fixed.build.runs, fixed.report.runs = runs(4, 4), runs(15, 16), runs(1, 1)
+    fixed.floor_one.runs, fixed.floor_all.runs = runs(3, 3), runs(12, 13)
+    target = fixed.target()
+    # build + report: 4.0x and 4.25x (median 4.125x); dbt's own: 4.0x and 4.33x (4.167x)
+    assert target.figure.endswith("/ dbt's own 4.17x = 0.99x") and target.holds
+    fixed.build.runs = runs(19, 20)
+    assert fixed.target().holds is False
+
+
 def runner_for(project_dir: Path, work: Path):
     from agent_bench.runner import Runner, Settings
 

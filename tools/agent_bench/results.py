@@ -1,4 +1,4 @@
-"""The benchmark's figures: its steps and their medians, the targets of issue 15 with their
+"""The benchmark's figures: its steps and their medians, the targets of issue 41 with their
 verdicts, and the printed table; no process is started here (that is `runner`)."""
 
 from __future__ import annotations
@@ -11,12 +11,17 @@ from typing import Any
 from agent_bench.generate import GeneratedFile
 from agent_bench.measure import DbtTimings, Measured
 
-# the targets of issue 15
-FIXED_COST_MAX_RATIO = 2.0  # no-change build + report vs `dbt run -s speed_bands`
-DATA_COST_MAX_RATIO = 1.5  # (clean build + report) - (the same, no input) vs the full floor
+# the targets of issue 41
+# (no-change build + report) / `dbt run -s speed_bands`, over dbt's own floor: as many trivial
+# views / one view
+FIXED_COST_MAX_OVER_DBT = 1.15
+DATA_COST_MAX_RATIO = 2.0  # (clean build + report) - (the same, no input) vs the full floor
+DATA_COST_GOAL_RATIO = 1.5
 PEAK_RSS_MAX_MB = 4096
 ADDED_FILE_MAX_EXTRA_S = 2.0  # build after one more file vs the no-change build
 DATA_COST_FROM_ROWS = 100_000  # below, fixed costs dominate the difference: figure only
+RACE_MIN_SPEEDUP = 1.5  # clean build + report vs the plain-Python scorer ...
+RACE_FROM_ROWS = 1_000_000  # ... at a million rows; below (the CI smoke run): figure only
 
 
 @dataclass
@@ -132,12 +137,22 @@ def size_targets(result: SizeResult) -> list[Target]:
         data_s = (clean.wall_s + report.wall_s) - (empty_clean.wall_s + empty_report.wall_s)
         ratio = data_s / full.core_s
         targets.append(Target(
-            f"data cost <= {DATA_COST_MAX_RATIO}x the full floor (at >= "
-            f"{DATA_COST_FROM_ROWS:,} rows)",
+            f"data cost <= {DATA_COST_MAX_RATIO:.0f}x the full floor, goal "
+            f"{DATA_COST_GOAL_RATIO}x (at >= {DATA_COST_FROM_ROWS:,} rows)",
             f"(clean build + report) - (the same, no input) = {clean.wall_s + report.wall_s:.2f}"
             f" - {empty_clean.wall_s + empty_report.wall_s:.2f} = {data_s:.2f} s = {ratio:.2f}x"
             f" the full floor ({full.core_s:.2f} s)",
             ratio <= DATA_COST_MAX_RATIO if result.rows >= DATA_COST_FROM_ROWS else None,
+        ))
+    python = result.step("pure Python")
+    if _measured(python, clean, report):
+        warehouse_s = clean.wall_s + report.wall_s
+        speedup = python.wall_s / warehouse_s
+        targets.append(Target(
+            f"race: clean build + report >= {RACE_MIN_SPEEDUP}x as fast as the plain-Python "
+            f"scorer (at >= {RACE_FROM_ROWS:,} rows)",
+            f"{python.wall_s:.2f} s / {warehouse_s:.2f} s = {speedup:.2f}x",
+            speedup >= RACE_MIN_SPEEDUP if result.rows >= RACE_FROM_ROWS else None,
         ))
     steps = [s for s in result.steps if s.runs and not s.name.startswith(("floor", "pure"))]
     if steps:
@@ -197,14 +212,18 @@ class FixedCost:
         )
 
     def target(self) -> Target:
-        ratios = self.ratios()
-        ratio = statistics.median(ratios)
+        """The build's ratio to one model's run, over dbt's own ratio for as many nodes:
+        what the project costs beyond dbt's cost per node."""
+        ratios, floor_ratios = self.ratios(), self.floor_ratios()
+        ratio, floor_ratio = statistics.median(ratios), statistics.median(floor_ratios)
         return Target(
-            f"no-change build + report <= {FIXED_COST_MAX_RATIO:.0f}x `dbt run -s speed_bands`",
-            f"median of {len(ratios)} interleaved pairs {ratio:.2f}x "
-            f"(build {self.build.wall_s:.2f} s + report {self.report.wall_s:.2f} s vs "
-            f"{self.dbt_alone.wall_s:.2f} s; pairs: {', '.join(f'{r:.2f}' for r in ratios)})",
-            ratio <= FIXED_COST_MAX_RATIO,
+            f"no-change build + report <= {FIXED_COST_MAX_OVER_DBT}x dbt's own floor for as "
+            "many nodes",
+            f"{ratio:.2f}x `dbt run -s speed_bands` (median of {len(ratios)} interleaved pairs:"
+            f" build {self.build.wall_s:.2f} s + report {self.report.wall_s:.2f} s vs "
+            f"{self.dbt_alone.wall_s:.2f} s; pairs: {', '.join(f'{r:.2f}' for r in ratios)}) "
+            f"/ dbt's own {floor_ratio:.2f}x = {ratio / floor_ratio:.2f}x",
+            ratio / floor_ratio <= FIXED_COST_MAX_OVER_DBT,
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -255,15 +274,6 @@ def format_findings(result: SizeResult, top: int) -> str:
     narrow, full = result.step("floor, narrow"), result.step("floor, full")
     if _measured(narrow, full):
         lines.append(f"floors (query time): narrow {narrow.core_s:.2f} s, full {full.core_s:.2f} s")
-    python, clean = result.step("pure Python"), result.step("dbt build, clean")
-    report = result.step("score-report")
-    if _measured(python, clean, report):
-        # the race of issue 41: a figure, no verdict
-        warehouse = clean.wall_s + report.wall_s
-        lines.append(
-            f"race: clean dbt build + score-report {warehouse:.2f} s, plain-Python scorer "
-            f"{python.wall_s:.2f} s: the warehouse is {python.wall_s / warehouse:.2f}x as fast"
-        )
     lines += [target.line() for target in size_targets(result)]
     for name in ("dbt build, clean", "dbt build, +1", "dbt build, no new"):
         step = result.step(name)
