@@ -29,8 +29,7 @@
 
 {% macro direct_export_groups(files) -%}
     {#- (read_spec, the files as JSON [[path, agent, source_file, fingerprint], ...]) of the
-        files to read: all of them on a full build, those whose fingerprint the model has
-        not stored on an incremental one -#}
+        files to read -#}
     select
         read_spec,
         to_json(list(
@@ -38,14 +37,48 @@
             order by source_path
         ))::varchar as files
     from {{ files }} as files
-    where read_by = 'staging' and problem is null
+    where {{ direct_export_filter('files') }}
+    group by read_spec
+    order by read_spec
+{%- endmacro %}
+
+
+{% macro direct_export_filter(files) -%}
+    {#- The files staging reads in place on this build: all of them on a full build, those
+        whose fingerprint the model has not stored on an incremental one -#}
+    {{ files }}.read_by = 'staging' and {{ files }}.problem is null
     {%- if is_incremental() %}
-        and {{ landed_file_fingerprint('files') }} not in (
+        and {{ landed_file_fingerprint(files) }} not in (
             select distinct file_fingerprint from {{ this }}
         )
     {%- endif %}
-    group by read_spec
-    order by read_spec
+{%- endmacro %}
+
+
+{% macro fresh_rows_buffered() -%}
+    {{ return(adapter.dispatch('fresh_rows_buffered', 'agent_scoring')()) }}
+{%- endmacro %}
+
+{% macro default__fresh_rows_buffered() -%}
+    {{ return(false) }}
+{%- endmacro %}
+
+{% macro duckdb__fresh_rows_buffered() -%}
+    {#- Whether stg_exports__rows keeps the rows it reads (a materialized CTE) before it
+        cleans and parses them: the exports it reads in place on this build come to at most
+        var direct_read_buffer_bytes. A read with ordinality runs on one thread, and so does
+        everything after it in the same pipeline; kept rows are cleaned and parsed on every
+        thread (one 376 MB export: 3.3 -> 2.1 s, for 0.07 s more CPU and 180 MB more
+        memory). Many files are read side by side anyway, and more bytes than that would
+        spill to disk. -#}
+    {%- set files = ref('base_exports__files') -%}
+    {%- if not execute or this is none or load_relation(files) is none -%}
+        {{ return(false) }}
+    {%- endif -%}
+    {%- set found = run_query(
+        'select coalesce(sum(size_bytes), 0) from ' ~ files ~ ' as files where '
+        ~ direct_export_filter('files')) -%}
+    {{ return(found.rows[0][0] <= var('direct_read_buffer_bytes')) }}
 {%- endmacro %}
 
 

@@ -2,7 +2,8 @@
     {#-
         md5 of everything a score can depend on: the body of every macro and the code of
         every model of this project, every seed's content (dbt's checksum of the file) and
-        every var but where the files are. Any edit to one of them gives a new digest, so
+        every var but where the files are and how many bytes staging keeps as it reads them
+        (direct_read_buffer_bytes changes no row). Any edit to one of them gives a new digest, so
         the next plain `dbt build` scores every row again: a rule is never half-applied.
         Deliberately coarse: a per-model digest would have to follow adapter.dispatch and
         hook strings, which dbt does not record as dependencies, and one missed edge means a
@@ -30,8 +31,9 @@
 
 
 {% macro rule_vars() -%}
-    {#- The vars a score can depend on: every var of dbt_project.yml but location_vars()
-        (tests/test_rule_edits.py holds this list to the file). -#}
+    {#- The vars a score can depend on: every var of dbt_project.yml but the file locations,
+        the evaluator's settings and direct_read_buffer_bytes (tests/test_rule_edits.py holds
+        this list to the file). -#}
     {{ return(['engines_without_constraints', 'pass_ratio_bands', 'speed_rubrics',
                'speed_rubric_names', 'consistency_pass_score', 'fail_total_below',
                'ops_checklist', 'run_pairs', 'run_pair_min_shared_share',

@@ -1,7 +1,9 @@
 """Issue 41, one read per export: staging reads a plain export in place (the loader only
 counts it), and that gives every model what landing its rows gave. The same inputs, the
 bundled samples and the bad-input corpus, are built twice: once as `dbt build` does by
-default, once with every row landed first (as for the Parquet copy of the Spark target)."""
+default, once with every row landed first (as for the Parquet copy of the Spark target).
+The first keeps the rows it reads before parsing them (their bytes are under
+direct_read_buffer_bytes), the second parses as it reads: that changes no row either."""
 
 from __future__ import annotations
 
@@ -20,8 +22,12 @@ def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_pa
         shutil.copy(path, inputs / path.name)
     build(tmp_path, inputs, db="direct.duckdb")
     landing = tmp_path / "landing"
-    extra = ["--vars", f"{{landing_dir: '{landing}'}}"]
+    extra = ["--vars", f"{{landing_dir: '{landing}', direct_read_buffer_bytes: -1}}"]
     build(tmp_path, inputs, *extra, db="landed.duckdb")
+    compiled = {name: next((tmp_path / name / "target").rglob("stg_exports__rows.sql"))
+                .read_text() for name in ("direct", "landed")}
+    assert "with fresh as materialized (" in compiled["direct"]
+    assert "materialized" not in compiled["landed"]
     with duckdb.connect(str(tmp_path / "direct.duckdb"), read_only=True) as con:
         con.execute(f"attach '{tmp_path / 'landed.duckdb'}' as landed (read_only)")
         read_by = dict(con.execute("select read_by, count(*) from raw.export_files "

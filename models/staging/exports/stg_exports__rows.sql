@@ -13,7 +13,7 @@
 {%- set landing_columns = ['agent', 'source_file', 'file_fingerprint', 'record_no', 'line_no']
     + text_columns + ['raw_json', 'extra_columns', 'csv_error_type', 'csv_error', 'csv_line'] %}
 
-with fresh as (
+with fresh as {{ 'materialized' if fresh_rows_buffered() }} (
     -- on an incremental build, only the files landed (or rules changed) since the last:
     -- the rows the loader landed, and the exports read here in place (direct_export_reads)
     select
