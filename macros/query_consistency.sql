@@ -7,21 +7,23 @@
         `score_column` is the score a round passes on (intent unless the agent says otherwise).
     -#}
     {%- set keys = partition_by | join(', ') -%}
-    with queries as (
-        select distinct {{ keys }}, query_id
-        from {{ items }}
-        where query_id is not null
-    ),
-
-    scored_rounds as (
+    with rounds as (
+        -- one row per Query ID and round it was asked in; `passed` is null for a round
+        -- with no score (bool_and leaves nulls out)
         select
             {{ keys }},
             query_id,
             round_label,
             bool_and({{ score_column }} >= {{ var('consistency_pass_score') }}) as passed
         from {{ items }}
-        where query_id is not null and {{ score_column }} is not null
+        where query_id is not null
         group by all
+    ),
+
+    scored_rounds as (
+        select {{ keys }}, query_id, round_label, passed
+        from rounds
+        where passed is not null
     ),
 
     round_pairs as (
@@ -39,12 +41,14 @@
     ),
 
     per_query as (
+        -- every Query ID, with the rounds it has a score in
         select
             {{ keys }},
             query_id,
-            count(*) as round_count,
-            count_if(passed) as pass_count
-        from scored_rounds
+            count(passed) as round_count,
+            -- DuckDB's count_if of nothing but nulls is null
+            coalesce(count_if(passed), 0) as pass_count
+        from rounds
         group by all
     ),
 
@@ -56,22 +60,19 @@
 
     select
         {%- for key in partition_by %}
-        queries.{{ key }},
+        per_query.{{ key }},
         {%- endfor %}
-        queries.query_id,
-        coalesce(per_query.round_count, 0) as round_count,
-        coalesce(per_query.pass_count, 0) as pass_count,
+        per_query.query_id,
+        per_query.round_count,
+        per_query.pass_count,
         case
-            when coalesce(per_query.round_count, 0) < 2 then 'not_eligible'
+            when per_query.round_count < 2 then 'not_eligible'
             when disagreements.any_disagree then 'mismatch'
             when per_query.pass_count = per_query.round_count then 'all_pass'
             else 'all_fail'
         end as verdict
-    from queries
-    left join per_query
-        on {% for key in partition_by %}per_query.{{ key }} = queries.{{ key }} and {% endfor -%}
-        per_query.query_id = queries.query_id
+    from per_query
     left join disagreements
-        on {% for key in partition_by %}disagreements.{{ key }} = queries.{{ key }} and {% endfor -%}
-        disagreements.query_id = queries.query_id
+        on {% for key in partition_by %}disagreements.{{ key }} = per_query.{{ key }} and {% endfor -%}
+        disagreements.query_id = per_query.query_id
 {% endmacro %}

@@ -3,8 +3,9 @@
         md5 of everything a score can depend on: the body of every macro and the code of
         every model of this project, every seed's content (dbt's checksum of the file) and
         every var but where the files are and how many bytes staging keeps as it reads them
-        (direct_read_buffer_bytes changes no row). Any edit to one of them gives a new digest, so
-        the next plain `dbt build` scores every row again: a rule is never half-applied.
+        (direct_read_buffer_bytes changes no row). Any edit to one of them gives a new
+        digest, so the next plain `dbt build` scores every row again: a rule is never
+        half-applied.
         Deliberately coarse: a per-model digest would have to follow adapter.dispatch and
         hook strings, which dbt does not record as dependencies, and one missed edge means a
         stale score.
