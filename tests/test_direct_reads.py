@@ -8,12 +8,19 @@ direct_read_buffer_bytes), the second parses as it reads: that changes no row ei
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import duckdb
 from corpus import make_corpus
-from support.rebuild import VOLATILE, build, project_inputs
+from support.rebuild import VOLATILE, build, env_for, project_inputs
+from support.warehouse import run_dbt
 
 SKIPPED = {"export_loads", "rag_loads", "builds"}
+
+
+def staging_sql(work: Path) -> str:
+    """stg_exports__rows as the last dbt command in `work` compiled it."""
+    return next((work / "target" / "compiled").rglob("stg_exports__rows.sql")).read_text()
 
 
 def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_path):
@@ -24,10 +31,19 @@ def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_pa
     landing = tmp_path / "landing"
     extra = ["--vars", f"{{landing_dir: '{landing}', direct_read_buffer_bytes: -1}}"]
     build(tmp_path, inputs, *extra, db="landed.duckdb")
-    compiled = {name: next((tmp_path / name / "target").rglob("stg_exports__rows.sql"))
-                .read_text() for name in ("direct", "landed")}
+    compiled = {name: staging_sql(tmp_path / name) for name in ("direct", "landed")}
     assert "with fresh as materialized (" in compiled["direct"]
     assert "materialized" not in compiled["landed"]
+    # the landed exports' bytes count too: room for the exports read in place alone is not
+    # enough
+    with duckdb.connect(str(tmp_path / "direct.duckdb"), read_only=True) as con:
+        in_place = con.execute("select sum(size_bytes) from raw.export_files "
+                               "where read_by = 'staging' and problem is null").fetchone()[0]
+    proc = run_dbt(["compile", "--full-refresh", "-s", "stg_exports__rows", "--vars",
+                    f"{{direct_read_buffer_bytes: {in_place}}}"],
+                   env_for(tmp_path, inputs, "direct.duckdb"))
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert "materialized" not in staging_sql(tmp_path / "direct")
     with duckdb.connect(str(tmp_path / "direct.duckdb"), read_only=True) as con:
         con.execute(f"attach '{tmp_path / 'landed.duckdb'}' as landed (read_only)")
         read_by = dict(con.execute("select read_by, count(*) from raw.export_files "
