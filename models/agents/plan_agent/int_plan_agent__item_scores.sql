@@ -7,12 +7,32 @@ with results as (
     {{ agent_rows('plan_agent', ref('int_exports__results')) }}
 ),
 
-check_totals as (
-    -- the checks 기대결과 asks for (each has one check result), and how many the reply passed
-    select source_file, record_no, count(*) as check_count, count_if(passed) as check_passed
+checks as (
+    -- the checks 기대결과 asks for
+    select source_file, record_no, count(*) as check_count
+    from {{ ref('int_plan_agent__checks') }}
+    where {{ new_file_versions('source_file', "agent = 'plan_agent'") }}
+    group by all
+),
+
+passed_checks as (
+    -- how many of them the reply passed
+    select source_file, record_no, count_if(passed) as check_passed
     from {{ ref('int_plan_agent__check_results') }}
     where {{ new_file_versions('source_file', "agent = 'plan_agent'") }}
     group by all
+),
+
+check_totals as (
+    select
+        checks.source_file,
+        checks.record_no,
+        checks.check_count,
+        coalesce(passed_checks.check_passed, 0) as check_passed
+    from checks
+    left join passed_checks
+        on passed_checks.source_file = checks.source_file
+        and passed_checks.record_no = checks.record_no
 ),
 
 scored as (
