@@ -73,11 +73,11 @@
 {% macro duckdb__fresh_rows_buffered() -%}
     {#- Whether stg_exports__rows keeps the rows it reads (a materialized CTE) before it
         cleans and parses them: the exports whose rows it takes on this build, read in place
-        or landed (kept too), come to at most var direct_read_buffer_bytes. A read with ordinality runs on one thread, and so does
-        everything after it in the same pipeline; kept rows are cleaned and parsed on every
-        thread (one 376 MB export: 3.3 -> 2.1 s, for 0.1 s more CPU and up to 200 MB more
-        memory). Many files are read side by side anyway, and more bytes than that would
-        spill to disk. -#}
+        or landed (kept too), come to at most var direct_read_buffer_bytes. A read with
+        ordinality runs on one thread, and so does everything after it in the same pipeline;
+        kept rows are cleaned and parsed on every thread (one 376 MB export: 3.3 -> 2.1 s,
+        for 0.1 s more CPU and up to 200 MB more memory). Many files are read side by side
+        anyway, and more bytes than that would spill to disk. -#}
     {%- set files = ref('base_exports__files') -%}
     {%- if not execute or this is none or load_relation(files) is none -%}
         {{ return(false) }}
