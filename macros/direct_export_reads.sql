@@ -15,15 +15,26 @@
 
 {% macro duckdb__direct_export_reads(columns) -%}
     {#- `columns`: the landing columns every branch gives, in order -#}
-    {%- set files = ref('base_exports__files') -%}
-    {#- `dbt compile` before the first build: no loader has listed a file yet -#}
-    {%- if execute and this is not none and load_relation(files) is not none -%}
+    {%- set files = listed_export_files() -%}
+    {%- if files is not none -%}
         {%- set groups = run_query(direct_export_groups(files)) -%}
         {%- for group in groups.rows %}
     union all
     {{ direct_export_read(fromjson(group[0]), fromjson(group[1]), columns) }}
         {%- endfor %}
     {%- endif -%}
+{%- endmacro %}
+
+
+{% macro listed_export_files() -%}
+    {#- base_exports__files, for a query at compile time; none where it cannot be asked: a
+        parse, a unit test (no `this`), or `dbt compile` before the first build (no loader
+        has listed a file yet) -#}
+    {%- set files = ref('base_exports__files') -%}
+    {%- if execute and this is not none and load_relation(files) is not none -%}
+        {{ return(files) }}
+    {%- endif -%}
+    {{ return(none) }}
 {%- endmacro %}
 
 
@@ -78,8 +89,8 @@
         kept rows are cleaned and parsed on every thread (one 376 MB export: 3.3 -> 2.1 s,
         for 0.1 s more CPU and up to 200 MB more memory). Many files are read side by side
         anyway, and more bytes than that would spill to disk. -#}
-    {%- set files = ref('base_exports__files') -%}
-    {%- if not execute or this is none or load_relation(files) is none -%}
+    {%- set files = listed_export_files() -%}
+    {%- if files is none -%}
         {{ return(false) }}
     {%- endif -%}
     {%- set found = run_query(
