@@ -40,7 +40,9 @@ def agent_warehouse(tmp_path_factory) -> Warehouse:
     # The resume sample shares its Query IDs (F-01 …) with the published-report fixture, a
     # different test set of the team's: tell the warehouse, as a user would (vars.run_pairs).
     unpaired = "{run_pairs: [{agent: resume_agent, head: resume_agent_sample.csv, base: null}]}"
-    return build(copy_inputs(files, work / "input"), work, extra=["--vars", unpaired])
+    # artifacts: test_readme reads its manifest
+    return build(copy_inputs(files, work / "input"), work, extra=["--vars", unpaired],
+                 artifacts=True)
 
 
 @pytest.fixture()

@@ -102,7 +102,7 @@ def steps(tmp_path_factory):
     for name in ("plan_agent_sample.csv", "resume_agent_sample.csv", "url_agent_sample.csv"):
         shutil.copy(SAMPLES / name, inputs / name)
     db = work / "warehouse.duckdb"
-    env = dbt_env(inputs, db, work)
+    env = dbt_env(inputs, db, work, artifacts=True)  # the manifest: dbt docs
     taken = {}
     build(project, env)
     taken["before"] = scored_rows(db)

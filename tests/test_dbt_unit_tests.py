@@ -13,7 +13,7 @@ def test_every_unit_test_passes(agent_warehouse, tmp_path):
     # a copy: the unit tests' run must not hold the shared warehouse while others read it
     db = tmp_path / "warehouse.duckdb"
     shutil.copy(agent_warehouse.db, db)
-    env = dbt_env(agent_warehouse.input_dir, db, tmp_path)
+    env = dbt_env(agent_warehouse.input_dir, db, tmp_path, artifacts=True)
     proc = run_dbt(["test", "--select", "test_type:unit"], env)
     assert proc.returncode == 0, proc.stdout[-4000:]
 

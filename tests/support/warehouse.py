@@ -38,11 +38,15 @@ class Warehouse:
         return dbt_env(self.input_dir, self.db, self.work)
 
 
-def dbt_env(input_dir: Path, db: Path, work: Path) -> dict[str, str]:
+def dbt_env(input_dir: Path, db: Path, work: Path, artifacts: bool = False) -> dict[str, str]:
+    """dbt's environment for a build of `input_dir` into `db`. `artifacts`: dbt writes
+    target/manifest.json and run_results.json, for a test that reads them (else not: the
+    manifest, written twice per call, is some 7 % of a test build)."""
     return {
         # no debug log file: writing it is 7 % of a test build, and a failing test shows
         # dbt's output (DBT_LOG_LEVEL_FILE=debug keeps it)
         "DBT_LOG_LEVEL_FILE": "none",
+        **({} if artifacts else {"DBT_WRITE_JSON": "false"}),
         **os.environ,
         "AGENT_SCORING_INPUT_DIR": str(input_dir),
         "AGENT_SCORING_DB": str(db),
@@ -181,13 +185,14 @@ def share(source: Path, shared: Path) -> None:
 
 
 def build(
-    input_dir: Path, work: Path, select: list[str] | None = None, extra: list[str] = ()
+    input_dir: Path, work: Path, select: list[str] | None = None, extra: list[str] = (),
+    artifacts: bool = False,
 ) -> Warehouse:
     """`dbt build` (optionally `--select …` and other arguments) into work/warehouse.duckdb;
-    fail on error."""
+    fail on error. `artifacts`: as dbt_env's."""
     db = work / "warehouse.duckdb"
     args = ["build", *(["--select", *select] if select else []), *extra]
-    proc = run_dbt(args, dbt_env(input_dir, db, work))
+    proc = run_dbt(args, dbt_env(input_dir, db, work, artifacts))
     if proc.returncode != 0:
         pytest.fail(f"dbt build failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}")
     return Warehouse(db=db, input_dir=input_dir, work=work, log=proc.stdout)
