@@ -10,7 +10,6 @@ it runs in other processes, ahead of DuckDB's reads.
 from __future__ import annotations
 
 import codecs
-import hashlib
 import multiprocessing
 import os
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -19,6 +18,7 @@ from types import TracebackType
 from typing import NamedTuple
 
 import numpy as np
+import xxhash
 
 # 1 MB: a chunk and numpy's arrays of it stay in cache (the scan of a 1M-row export takes
 # 2.8 ms/MB so, against 3.9 ms/MB in 16 MB chunks)
@@ -38,7 +38,7 @@ class Scan(NamedTuple):
     # DuckDB rejected no record: an invalid UTF-8 byte makes it reject that record, so the
     # scan does not check the encoding.
     records: int | None
-    content_hash: str  # sha256 of its bytes: a file is read again only when it changes
+    content_hash: str  # new_digest() of its bytes: a file is read again only when it changes
     wide: bool  # a line holds max_fields field separators or more
     # every byte sequence is UTF-8 (DuckDB checks only the columns a query reads, so its
     # counting pass cannot tell)
@@ -82,9 +82,16 @@ def _line_counts(
     return records, False, int(after[-1])
 
 
+def new_digest() -> xxhash.xxh3_128:
+    """The hash of a file's contents. It only tells whether a file whose modification time
+    changed still holds the same bytes, against no adversary: xxh3_128 takes 0.07 ms per MB
+    here, hashlib's fastest (sha256) 0.64 ms, a fifth of the whole scan."""
+    return xxhash.xxh3_128()
+
+
 def content_hash(path: str | Path) -> str:
-    """sha256 of a file's bytes (hashlib's fastest here: twice md5's speed)."""
-    digest = hashlib.sha256()
+    """new_digest() of a file's bytes."""
+    digest = new_digest()
     with open(path, "rb") as handle:
         while chunk := handle.read(CHUNK_BYTES):
             digest.update(chunk)
@@ -107,7 +114,7 @@ def scan_file(path: str, max_fields: int) -> Scan:
 
     Into one buffer, reused: memory allocated afresh for each chunk is faulted in page by
     page, which cost more than the counting (copying a chunk's lines: 0.5 ms per MB)."""
-    digest = hashlib.sha256()
+    digest = new_digest()
     decoder, utf8 = codecs.getincrementaldecoder("utf-8")(), True
     records, in_quotes, wide = 0, 0, False
     buffer = bytearray(2 * CHUNK_BYTES)

@@ -33,17 +33,19 @@ item_states as (
 ),
 
 checks as (
+    -- each row's checks: those parsed from its 기대결과 text
     select
-        source_file,
-        {{ file_key('source_file') }} as file_key,
-        file_fingerprint,
-        record_no,
-        item_id,
-        check_no,
-        check_kind,
-        expected_value
-    from {{ ref('int_plan_agent__checks') }}
-    where {{ new_file_versions('source_file', "agent = 'plan_agent'") }}
+        results.source_file,
+        {{ file_key('results.source_file') }} as file_key,
+        results.file_fingerprint,
+        results.record_no,
+        results.item_id,
+        text_checks.check_no,
+        text_checks.check_kind,
+        text_checks.expected_value
+    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }}) as results
+    inner join {{ ref('int_plan_agent__checks') }} as text_checks
+        on text_checks.expected_result = results.expected_result
 ),
 
 paths as (

@@ -1,19 +1,19 @@
-{{ config_incremental_by_file('stg_exports__files') }}
--- depends_on: {{ ref('stg_exports__files') }}
--- One row per check parsed from 기대결과 (SCORING §2.1). Accepted forms: the team's numbered
+{{ config(materialized='table') }}
+-- One row per check parsed from a 기대결과 text (SCORING §2.1), once per distinct text: a test
+-- set's 기대결과 repeats across rounds, runs and files, so this is a few thousand rows where
+-- one per export row was 3.3M at 1M rows. int_plan_agent__check_results gives each row the
+-- checks of its text. Rebuilt on every build (check_key_aliases may change): the distinct
+-- texts of a million rows take a fraction of a second. Accepted forms: the team's numbered
 -- Korean lines naming a field and quoting its value, `@check key=value; ...`, `key=value` or
 -- `key: value` lines, and a JSON object of key/value pairs.
 
-with results as (
-    select source_file, file_fingerprint, record_no, item_id, expected_result
-    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }})
-    where expected_result is not null
-),
-
-texts as (
-    -- parsed once per distinct text: a test set's 기대결과 repeats across rounds and files
+with texts as (
     select expected_result, row_number() over (order by expected_result) as text_id
-    from (select distinct expected_result from results)
+    from (
+        select distinct expected_result
+        from {{ ref('int_exports__results') }}
+        where agent = 'plan_agent' and expected_result is not null
+    ) as distinct_texts
 ),
 
 aliases as (
@@ -126,13 +126,9 @@ numbered as (
 )
 
 select
-    results.source_file,
-    results.file_fingerprint,
-    results.record_no,
-    results.item_id,
-    resolved.check_no,
-    resolved.check_kind,
-    resolved.expected_value
-from numbered as resolved
-inner join texts on texts.text_id = resolved.text_id
-inner join results on results.expected_result = texts.expected_result
+    texts.expected_result,
+    numbered.check_no,
+    numbered.check_kind,
+    numbered.expected_value
+from numbered
+inner join texts on texts.text_id = numbered.text_id

@@ -8,50 +8,40 @@ with results as (
     from ({{ agent_rows('plan_agent', ref('int_exports__results')) }})
 ),
 
-checks as (
-    -- the checks 기대결과 asks for. By file_key() (macros/file_key.sql), not the file's name:
-    -- DuckDB then puts these counts in the join's hash table, not the 1M wide rows it
-    -- estimates at 40,000 (1M rows: 6.0 -> 3.4 s of CPU)
-    select {{ file_key('source_file') }} as file_key, record_no, count(*) as check_count
+check_counts as (
+    -- how many checks each 기대결과 text asks for
+    select expected_result, count(*) as check_count
     from {{ ref('int_plan_agent__checks') }}
-    where {{ new_file_versions('source_file', "agent = 'plan_agent'") }}
-    group by all
+    group by expected_result
 ),
 
 passed_checks as (
-    -- how many of them the reply passed
+    -- how many of its checks each row passed. By file_key() (macros/file_key.sql), not the
+    -- file's name: DuckDB then puts these counts in the join's hash table, not the 1M wide
+    -- rows it estimates at 40,000 (1M rows: 6.0 -> 3.4 s of CPU)
     select {{ file_key('source_file') }} as file_key, record_no, count_if(passed) as check_passed
     from {{ ref('int_plan_agent__check_results') }}
     where {{ new_file_versions('source_file', "agent = 'plan_agent'") }}
     group by all
 ),
 
-check_totals as (
-    select
-        checks.file_key,
-        checks.record_no,
-        checks.check_count,
-        coalesce(passed_checks.check_passed, 0) as check_passed
-    from checks
-    left join passed_checks
-        on passed_checks.file_key = checks.file_key
-        and passed_checks.record_no = checks.record_no
-),
-
 scored as (
     select
         results.*,
-        coalesce(check_totals.check_count, 0) as check_count,
-        coalesce(check_totals.check_passed, 0) as check_passed,
-        check_totals.check_passed / nullif(check_totals.check_count, 0) as pass_ratio,
+        coalesce(check_counts.check_count, 0) as check_count,
+        coalesce(passed_checks.check_passed, 0) as check_passed,
+        coalesce(passed_checks.check_passed, 0) / nullif(check_counts.check_count, 0)
+            as pass_ratio,
         {{ failure_message('results') }} as error_message,
-        {{ checklist_reply_status('results', 'check_totals.check_count') }} as status,
-        {{ pass_ratio_points('check_totals.check_passed / nullif(check_totals.check_count, 0)') }}
-            as heuristic_score
+        {{ checklist_reply_status('results', 'check_counts.check_count') }} as status,
+        {{ pass_ratio_points(
+            'coalesce(passed_checks.check_passed, 0) / nullif(check_counts.check_count, 0)'
+        ) }} as heuristic_score
     from results
-    left join check_totals
-        on check_totals.file_key = results.file_key
-        and check_totals.record_no = results.record_no
+    left join check_counts on check_counts.expected_result = results.expected_result
+    left join passed_checks
+        on passed_checks.file_key = results.file_key
+        and passed_checks.record_no = results.record_no
 )
 
 {{ item_scores_from('scored', 'plan_agent', columns={
