@@ -1,7 +1,8 @@
 {{ config(materialized='table') }}
 -- One row per check parsed from a 기대결과 text (SCORING §2.1), once per distinct text: a test
--- set's 기대결과 repeats across rounds, runs and files, so this is a few thousand rows where
--- one per export row was 3.3M at 1M rows. int_plan_agent__check_results gives each row the
+-- set's 기대결과 repeats across rounds, runs and files, so this holds about as many rows as
+-- the test set has checks (66 for the sample, and for the 1M bench made from it), where one
+-- row per export row and check was 3.3M at 1M rows. int_plan_agent__check_results gives each row the
 -- checks of its text. Rebuilt on every build (check_key_aliases may change): the distinct
 -- texts of a million rows take a fraction of a second. Accepted forms: the team's numbered
 -- Korean lines naming a field and quoting its value, `@check key=value; ...`, `key=value` or
