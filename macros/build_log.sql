@@ -28,8 +28,14 @@
 {% endmacro %}
 
 {% macro build_is_whole() -%}
-    {{- not (invocation_args_dict.get('select') or invocation_args_dict.get('exclude')
-             or invocation_args_dict.get('selector')) -}}
+    {#- Whether this invocation runs every model: a build that leaves out only tests
+        (`--exclude resource_type:test`) makes the warehouse whole, one that leaves out a
+        model (`--select`, `--exclude tag:rag`) does not, nor does `dbt seed`. (The graph
+        is empty while dbt parses the hook.) -#}
+    {%- if not execute %}{{ return(false) }}{% endif -%}
+    {%- set models = graph.nodes.values() | selectattr('resource_type', 'equalto', 'model')
+        | map(attribute='unique_id') -%}
+    {{- models | reject('in', selected_resources) | list | length == 0 -}}
 {%- endmacro %}
 
 {#- Complete: nothing failed, and either this run built the whole project or the warehouse

@@ -104,7 +104,9 @@ def steps(tmp_path_factory):
     db = work / "warehouse.duckdb"
     env = dbt_env(inputs, db, work, artifacts=True)  # the manifest: dbt docs
     taken = {}
-    build(project, env)
+    # the data tests (the toy agent's rows against the contract) run on the build that adds
+    # it; the others' subject is which rows they re-score ("resource_type:test" is excluded)
+    build(project, env, "resource_type:test")
     taken["before"] = scored_rows(db)
 
     # README step 1-3: the command writes the registry entry and the two files
@@ -120,11 +122,11 @@ def steps(tmp_path_factory):
 
     phrases = project / "seeds" / "resume_partial_phrases.csv"
     phrases.write_text(phrases.read_text(encoding="utf-8") + "말씀해 주세요\n", encoding="utf-8")
-    build(project, env)
+    build(project, env, "resource_type:test")
     taken["agent_rule"] = scored_rows(db)
 
-    build(project, env, "--vars", "{speed_rubrics: {single: [4, 8, 10, 15, 20], "
-                                  "multi: [20, 30, 40, 50, 60]}}")
+    build(project, env, "resource_type:test",
+          "--vars", "{speed_rubrics: {single: [4, 8, 10, 15, 20], multi: [20, 30, 40, 50, 60]}}")
     taken["shared_rule"] = scored_rows(db)
     return project, work, db, taken
 

@@ -27,7 +27,7 @@ def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_pa
     inputs = project_inputs(tmp_path)
     for path in (make_corpus.FILES / "main").iterdir():
         shutil.copy(path, inputs / path.name)
-    build(tmp_path, inputs, db="direct.duckdb")
+    build(tmp_path, inputs, db="direct.duckdb", data_tests=True)
     landing = tmp_path / "landing"
     extra = ["--vars", f"{{landing_dir: '{landing}', direct_read_buffer_bytes: -1}}"]
     build(tmp_path, inputs, *extra, db="landed.duckdb")

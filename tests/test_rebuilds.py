@@ -35,7 +35,7 @@ def test_1_a_build_with_nothing_new_reads_no_file_and_changes_nothing(project):
     work, inputs = project
     build(work, inputs)
     keep_as_fresh(work, inputs)
-    log = build(work, inputs)
+    log = build(work, inputs, data_tests=True)
     assert set(loads(work).values()) == {"kept"}
     assert set(loads(work, "rag_loads").values()) == {"kept"}
     assert "PASS=" in log and "WARN=2 ERROR=0" in log

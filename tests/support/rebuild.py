@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 
 from support import warehouse
-from support.warehouse import SAMPLES, dbt_env, run_dbt
+from support.warehouse import SAMPLES, WITHOUT_DATA_TESTS, dbt_env, run_dbt
 
 INPUTS = [
     "plan_agent_sample.csv",
@@ -31,8 +31,13 @@ def env_for(work: Path, inputs: Path, db: str) -> dict[str, str]:
     return dbt_env(inputs, work / db, work / db.replace(".duckdb", ""))
 
 
-def build(work, inputs, *extra: str, db: str = "w.duckdb", expect: int = 0) -> str:
-    proc = run_dbt(["build", *extra], env_for(work, inputs, db))
+def build(
+    work, inputs, *extra: str, db: str = "w.duckdb", expect: int = 0, data_tests: bool = False
+) -> str:
+    """A build whose warehouse is compared with a clean build's, or whose log or failure is
+    the subject: without the data tests unless `data_tests` (WITHOUT_DATA_TESTS)."""
+    tests = [] if data_tests else list(WITHOUT_DATA_TESTS)
+    proc = run_dbt(["build", *extra, *tests], env_for(work, inputs, db))
     assert proc.returncode == expect, proc.stdout[-5000:]
     return proc.stdout
 
