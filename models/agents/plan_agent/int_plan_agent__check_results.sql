@@ -94,26 +94,32 @@ ui_entries as (
 
 ui_results_per_entry as (
     -- a failed UI check whose value sits elsewhere in the item hints at a JSON path to add:
-    -- looked for in every entry here, and ui_results keeps the best entry's
+    -- looked for in each entry the check fails in (ui_results asks no more, and an entry's
+    -- text is long: 1M rows, 2.3M checks × entries), and ui_results keeps the best entry's
     select
         file_key,
         record_no,
         check_no,
         entry_no,
         bool_or(passed) as passed,
-        bool_or(value_in_entry) as value_in_entry
+        bool_or(
+            case
+                when not passed
+                    then instr({{ json_as_text('ui_value') }}, '"' || expected_value || '"') > 0
+            end
+        ) as value_in_entry
     from (
         select
             checks.file_key,
             checks.record_no,
             checks.check_no,
             ui_entries.entry_no,
+            ui_entries.ui_value,
+            checks.expected_value,
             {{ check_passes(
                 list_item('ui_entries.ui_fields', 'paths.ui_path_no'),
                 'checks.expected_value',
-                'paths.comparison') }} as passed,
-            instr({{ json_as_text('ui_entries.ui_value') }}, '"' || checks.expected_value || '"') > 0
-                as value_in_entry
+                'paths.comparison') }} as passed
         from checks
         inner join paths on paths.check_kind = checks.check_kind and paths.target = 'ui_item'
         inner join ui_entries
