@@ -39,7 +39,8 @@ def simulated(tmp_path_factory) -> Warehouse:
         if trial < DROP_TRIALS:
             write_run(inputs / f"plan_agent_sim_{trial:03d}_d.csv", tests,
                       day + timedelta(hours=2), rng, drop=drop_for(0.5))
-    return build(inputs, work, extra=["--exclude", "tag:rag"])
+    # the intervals are the subject: the data tests run on builds of the samples
+    return build(inputs, work, extra=["--exclude", "tag:rag", "resource_type:test"])
 
 
 @pytest.fixture(scope="module")
