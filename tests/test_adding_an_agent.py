@@ -22,7 +22,7 @@ from agent_scoring.cli import main
 from agent_scoring.scaffold import environment
 from click.testing import CliRunner
 from support.markdown import tables
-from support.warehouse import REPO, SAMPLES, dbt_env, run_dbt
+from support.warehouse import REPO, SAMPLES, WITHOUT_DATA_TESTS, dbt_env, run_dbt
 from support.xlsx import read_csv, write_xlsx
 
 AGENT, DISPLAY = "toy_agent", "토이 에이전트"
@@ -105,8 +105,8 @@ def steps(tmp_path_factory):
     env = dbt_env(inputs, db, work, artifacts=True)  # the manifest: dbt docs
     taken = {}
     # the data tests (the toy agent's rows against the contract) run on the build that adds
-    # it; the others' subject is which rows they re-score ("resource_type:test" is excluded)
-    build(project, env, "resource_type:test")
+    # it; the others' subject is which rows they re-score
+    build(project, env, *WITHOUT_DATA_TESTS)
     taken["before"] = scored_rows(db)
 
     # README step 1-3: the command writes the registry entry and the two files
@@ -122,10 +122,10 @@ def steps(tmp_path_factory):
 
     phrases = project / "seeds" / "resume_partial_phrases.csv"
     phrases.write_text(phrases.read_text(encoding="utf-8") + "말씀해 주세요\n", encoding="utf-8")
-    build(project, env, "resource_type:test")
+    build(project, env, *WITHOUT_DATA_TESTS)
     taken["agent_rule"] = scored_rows(db)
 
-    build(project, env, "resource_type:test",
+    build(project, env, *WITHOUT_DATA_TESTS,
           "--vars", "{speed_rubrics: {single: [4, 8, 10, 15, 20], multi: [20, 30, 40, 50, 60]}}")
     taken["shared_rule"] = scored_rows(db)
     return project, work, db, taken

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 import pytest
 from agent_scoring import gate, history
 from support.simulation import draw_queries, drop_for, truth, write_run
-from support.warehouse import Warehouse, all_rows, build
+from support.warehouse import WITHOUT_DATA_TESTS, Warehouse, all_rows, build
 
 TRIALS = 400
 DROP_TRIALS = 100
@@ -40,7 +40,7 @@ def simulated(tmp_path_factory) -> Warehouse:
             write_run(inputs / f"plan_agent_sim_{trial:03d}_d.csv", tests,
                       day + timedelta(hours=2), rng, drop=drop_for(0.5))
     # the intervals are the subject: the data tests run on builds of the samples
-    return build(inputs, work, extra=["--exclude", "tag:rag", "resource_type:test"])
+    return build(inputs, work, extra=["--exclude", "tag:rag", *WITHOUT_DATA_TESTS])
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import os
 import shutil
 
 import pytest
-from support.warehouse import SAMPLES, dbt_env, run_dbt
+from support.warehouse import SAMPLES, WITHOUT_DATA_TESTS, dbt_env, run_dbt
 
 PLAN = SAMPLES / "plan_agent_sample.csv"
 RESUME = SAMPLES / "resume_agent_sample.csv"
@@ -26,7 +26,7 @@ def project(tmp_path_factory):
 
 def build(env, *extra: str) -> None:
     # the rows each build keeps are the subject: the samples' data tests run elsewhere
-    proc = run_dbt(["build", "--exclude", "tag:rag", "resource_type:test", *extra], env)
+    proc = run_dbt(["build", "--exclude", "tag:rag", *WITHOUT_DATA_TESTS, *extra], env)
     assert proc.returncode == 0, proc.stdout[-5000:]
 
 

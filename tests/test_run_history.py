@@ -14,7 +14,7 @@ from agent_scoring.cli import main
 from click.testing import CliRunner
 from support.history import FILES, write_runs
 from support.markdown import parse, table_with_header, tables_by_heading
-from support.warehouse import REPO, all_rows, dbt_env, one, run_dbt
+from support.warehouse import REPO, WITHOUT_DATA_TESTS, all_rows, dbt_env, one, run_dbt
 
 A, B, C, D = (FILES[k] for k in "ABCD")
 GOLDEN_COMPARE = REPO / "tests" / "golden" / "plan_agent_run_b_compare.md"
@@ -52,10 +52,10 @@ def history(tmp_path_factory):
     env = dbt_env(inputs, db, work)
     steps = {}
     # the data tests run on the last build, which has every run
-    build(env, "resource_type:test")
+    build(env, *WITHOUT_DATA_TESTS)
     steps["before_c"] = compared_at(db)
     shutil.copy(runs["C"], inputs / runs["C"].name)
-    build(env, "resource_type:test")
+    build(env, *WITHOUT_DATA_TESTS)
     steps["with_c"] = compared_at(db)
     steps["no_change_log"] = build(env)
     steps["no_change"] = compared_at(db)
