@@ -84,8 +84,10 @@
                 '(se_items.' ~ value ~ ' - se_strata.' ~ value ~ '_mean) / (se_groups.'
                     ~ value ~ '_strata * se_strata.' ~ value ~ '_n)') }} as {{ value }}_total{{ ',' if not loop.last }}
             {%- endfor %}
-        from se_items
-        inner join se_strata
+        -- the strata first: DuckDB estimates them as many as the items and, on that tie,
+        -- built its hash table from the items (1M rows: 748 strata; alone 2.8 -> 2.3 s)
+        from se_strata
+        inner join se_items
             on {% for key in group_by %}se_strata.{{ key }} is not distinct from se_items.{{ key }} and {% endfor %}se_strata.se_stratum is not distinct from se_items.se_stratum
         inner join se_groups
             on {% for key in group_by %}se_groups.{{ key }} is not distinct from se_items.{{ key }}{{ ' and ' if not loop.last }}{% endfor %}
