@@ -140,9 +140,12 @@ def dbt_invocation(
         samples.symlink_to(project / "samples")
     env = {**env, "AGENT_SCORING_DB": db.name, "DBT_PROJECT_DIR": str(project),
            "DBT_PROFILES_DIR": str(project)}
-    cached = parse_cache_file(env, args, project)
+    cached = parse_cache_file(env, args)
     target = Path(env.get("DBT_TARGET_PATH", project / "target"))
-    if cached is not None and cached.exists():  # else the last call's, which may differ
+    # a copy of the project (tests that edit it) goes on from its own last parse, and starts
+    # from the project's: dbt then re-reads the files the copy changed, not all of them
+    own = project != REPO and (target / PARSE_FILE).exists()
+    if cached is not None and cached.exists() and not own:  # else the last call's
         target.mkdir(parents=True, exist_ok=True)
         shutil.copy(cached, target / PARSE_FILE)
     dbt = Path(sys.executable).with_name("dbt")
@@ -165,20 +168,23 @@ def without_unit_tests(args: list[str]) -> list[str]:
 PARSE_FILE = "partial_parse.msgpack"
 
 
-def parse_cache_file(env: dict[str, str], args: list[str], project: Path) -> Path | None:
-    """The shared parse for this project, warehouse file name and --vars (dbt parses again
-    when vars differ)."""
+def parse_cache_file(env: dict[str, str], args: list[str]) -> Path | None:
+    """The project's shared parse for this warehouse file name and --vars (dbt parses again
+    when vars differ). dbt does not check where the project lies: a copy can start from it."""
     if SHARED is None:
         return None
     vars_given = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "--vars"]
-    key = repr((str(project), env["AGENT_SCORING_DB"], vars_given))
+    key = repr((env["AGENT_SCORING_DB"], vars_given))
     return SHARED / "dbt-parse" / f"{hashlib.md5(key.encode()).hexdigest()}.msgpack"
 
 
 def keep_parse(env: dict[str, str], args: list[str], project: Path = REPO) -> None:
     """Share the parse of the call that just ran (`env` as dbt_invocation gave it), if none
-    is shared yet for its key."""
-    cached = parse_cache_file(env, args, project)
+    is shared yet for its key. Only the project's: a copy's may differ, and its seeds are
+    read from the copy's folder (a seed's parse keeps its path), which the test deletes."""
+    if project != REPO:
+        return
+    cached = parse_cache_file(env, args)
     parsed = Path(env.get("DBT_TARGET_PATH", project / "target")) / PARSE_FILE
     if cached is not None and not cached.exists() and parsed.exists():
         share(parsed, cached)
