@@ -116,17 +116,3 @@
         Java's format_string('%.3f') would round its shortest decimal half up instead -#}
     replace(format_number({{ number }}, {{ digits }}), ',', '')
 {%- endmacro %}
-
-
-{% macro materialized_cte() -%}
-    {#- `name as {{ materialized_cte() }} (…)`: a CTE computed whole before the query that reads
-        it, where the engine has the keyword (DuckDB); Spark plans it inline. -#}
-    {{ return(adapter.dispatch('materialized_cte', 'agent_scoring')()) }}
-{%- endmacro %}
-
-{% macro duckdb__materialized_cte() -%}
-    materialized
-{%- endmacro %}
-
-{% macro default__materialized_cte() -%}
-{%- endmacro %}
