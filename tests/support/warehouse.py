@@ -143,7 +143,8 @@ def dbt_invocation(
     cached = parse_cache_file(env, args)
     target = Path(env.get("DBT_TARGET_PATH", project / "target"))
     # a copy of the project (tests that edit it) goes on from its own last parse, and starts
-    # from the project's: dbt then re-reads the files the copy changed, not all of them
+    # from the project's: dbt then re-reads the files the copy changed, not all of them (a
+    # seed it did not change is read from the project's folder then: the same file)
     own = project != REPO and (target / PARSE_FILE).exists()
     if cached is not None and cached.exists() and not own:  # else the last call's
         target.mkdir(parents=True, exist_ok=True)
