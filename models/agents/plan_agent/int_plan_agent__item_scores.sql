@@ -16,9 +16,10 @@ check_counts as (
 ),
 
 passed_checks as (
-    -- how many of its checks each row passed. By file_key() (macros/file_key.sql), not the
-    -- file's name: DuckDB then puts these counts in the join's hash table, not the 1M wide
-    -- rows it estimates at 40,000 (1M rows: 6.0 -> 3.4 s of CPU)
+    -- how many of its checks each row passed, by file_key() (macros/file_key.sql), not the
+    -- file's name: an integer join key (1M rows: 6.0 -> 3.4 s of CPU). DuckDB builds the
+    -- join's table from the wide rows, not these counts; making them a materialized CTE
+    -- was faster alone and slower in builds (docs/builds.md)
     select {{ file_key('source_file') }} as file_key, record_no, count_if(passed) as check_passed
     from {{ ref('int_plan_agent__check_results') }}
     where {{ new_file_versions('source_file', "agent = 'plan_agent'") }}
