@@ -3,52 +3,14 @@
 -- Every parsed check evaluated (SCORING §2.2). Message checks look at assistantMessage; UI
 -- checks describe ONE UI item ("해당 항목"), so they are scored against each dataUIList entry
 -- and the entry passing the most of them (first on ties) decides all of them.
-{#- Each UI entry is parsed once for every configured path (one extraction of a
-    list of paths), not once per check. Inside, a row is joined by file_key() and record_no,
-    two integers, not by its file's name (1M rows: 9.6 -> 8.5 s of CPU). -#}
+{#- A row meets its checks by a join on its 기대결과 text with int_plan_agent__checks, a few
+    dozen rows: DuckDB builds its hash table from those, where a join by row built one from
+    millions of (row, check) pairs (1M rows: 3.3M checks). Each UI entry is parsed once for
+    every configured path (one extraction of a list of paths), not once per check. Inside,
+    a row is joined by file_key() and record_no, two integers, not by its file's name. -#}
 {%- set ui_paths = ui_check_paths() %}
 
-with messages as (
-    -- the rows twice, once per column, not one CTE read twice: DuckDB would keep that
-    -- whole, every reply's UI values included (1M rows: peak memory 2.26 -> 1.63 GB)
-    select {{ file_key('source_file') }} as file_key, record_no, assistant_message
-    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }})
-),
-
-ui_lists as (
-    select {{ file_key('source_file') }} as file_key, record_no, ui_values
-    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }})
-    where {{ list_size('ui_values') }} > 0
-),
-
-item_states as (
-    -- the status of the row each check belongs to (it has checks: error, empty or ok), here
-    -- and not by a join to the item scores after them, so that the check_results mart is a
-    -- view of this table, not a second copy of its rows (1M rows: 3.3M checks, 1.8 s)
-    select
-        {{ file_key('source_file') }} as file_key,
-        record_no,
-        {{ checklist_reply_status('results', '1') }} as item_status
-    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }}) as results
-),
-
-checks as (
-    -- each row's checks: those parsed from its 기대결과 text
-    select
-        results.source_file,
-        {{ file_key('results.source_file') }} as file_key,
-        results.file_fingerprint,
-        results.record_no,
-        results.item_id,
-        text_checks.check_no,
-        text_checks.check_kind,
-        text_checks.expected_value
-    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }}) as results
-    inner join {{ ref('int_plan_agent__checks') }} as text_checks
-        on text_checks.expected_result = results.expected_result
-),
-
-paths as (
+with paths as (
     select
         check_kind,
         target,
@@ -58,20 +20,48 @@ paths as (
     from {{ ref('check_paths') }}
 ),
 
+text_checks as (
+    -- each 기대결과 text's checks, with the path(s) and comparison of each
+    select
+        checks.expected_result,
+        checks.check_no,
+        checks.expected_value,
+        paths.target,
+        paths.comparison,
+        paths.ui_path_no
+    from {{ ref('int_plan_agent__checks') }} as checks
+    inner join paths on paths.check_kind = checks.check_kind
+),
+
+messages as (
+    -- the rows once per column read, not one CTE read twice: DuckDB would keep that whole,
+    -- every reply's UI values included (1M rows: peak memory 2.26 -> 1.63 GB)
+    select
+        {{ file_key('source_file') }} as file_key, record_no, expected_result, assistant_message
+    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }})
+),
+
+ui_lists as (
+    select {{ file_key('source_file') }} as file_key, record_no, expected_result, ui_values
+    from ({{ agent_rows('plan_agent', ref('int_exports__results')) }})
+    where {{ list_size('ui_values') }} > 0
+),
+
 message_results as (
     -- judged before aggregating: Spark allows no NFC (a Java call) inside an aggregate
     select file_key, record_no, check_no, bool_or(passed) as passed
     from (
         select
-            checks.file_key,
-            checks.record_no,
-            checks.check_no,
-            {{ check_passes('messages.assistant_message', 'checks.expected_value', 'paths.comparison') }}
-                as passed
-        from checks
-        inner join paths on paths.check_kind = checks.check_kind and paths.target = 'message'
-        inner join messages
-            on messages.file_key = checks.file_key and messages.record_no = checks.record_no
+            messages.file_key,
+            messages.record_no,
+            text_checks.check_no,
+            {{ check_passes(
+                'messages.assistant_message', 'text_checks.expected_value', 'text_checks.comparison'
+            ) }} as passed
+        from messages
+        inner join text_checks
+            on text_checks.expected_result = messages.expected_result
+            and text_checks.target = 'message'
     )
     group by all
 ),
@@ -80,6 +70,7 @@ ui_entries as (
     select
         file_key,
         record_no,
+        expected_result,
         entry_no,
         ui_value,
         {{ json_texts_at('ui_value', ui_paths) }} as ui_fields
@@ -87,6 +78,7 @@ ui_entries as (
         select
             file_key,
             record_no,
+            expected_result,
             {{ unnest_numbered('ui_values', 'entry_no', 'ui_value') }}
         from ui_lists
     ) as entries
@@ -110,21 +102,20 @@ ui_results_per_entry as (
         ) as value_in_entry
     from (
         select
-            checks.file_key,
-            checks.record_no,
-            checks.check_no,
+            ui_entries.file_key,
+            ui_entries.record_no,
+            text_checks.check_no,
             ui_entries.entry_no,
             ui_entries.ui_value,
-            checks.expected_value,
+            text_checks.expected_value,
             {{ check_passes(
-                list_item('ui_entries.ui_fields', 'paths.ui_path_no'),
-                'checks.expected_value',
-                'paths.comparison') }} as passed
-        from checks
-        inner join paths on paths.check_kind = checks.check_kind and paths.target = 'ui_item'
-        inner join ui_entries
-            on ui_entries.file_key = checks.file_key
-            and ui_entries.record_no = checks.record_no
+                list_item('ui_entries.ui_fields', 'text_checks.ui_path_no'),
+                'text_checks.expected_value',
+                'text_checks.comparison') }} as passed
+        from ui_entries
+        inner join text_checks
+            on text_checks.expected_result = ui_entries.expected_result
+            and text_checks.target = 'ui_item'
     )
     group by all
 ),
@@ -167,22 +158,24 @@ evaluated as (
 )
 
 select
-    checks.source_file,
-    checks.file_fingerprint,
-    checks.record_no,
-    checks.item_id,
+    results.source_file,
+    results.file_fingerprint,
+    results.record_no,
+    results.item_id,
     checks.check_no,
     checks.check_kind,
     checks.expected_value,
     -- a check with no entry to look at (or a kind with no configured path) fails
     coalesce(evaluated.passed, false) as passed,
     coalesce(evaluated.value_elsewhere_in_item, false) as value_elsewhere_in_item,
-    item_states.item_status
-from checks
+    -- the status of the row each check belongs to (it has checks: error, empty or ok), here
+    -- and not by a join to the item scores after them, so that the check_results mart is a
+    -- view of this table, not a second copy of its rows
+    {{ checklist_reply_status('results', '1') }} as item_status
+from ({{ agent_rows('plan_agent', ref('int_exports__results')) }}) as results
+inner join {{ ref('int_plan_agent__checks') }} as checks
+    on checks.expected_result = results.expected_result
 left join evaluated
-    on evaluated.file_key = checks.file_key
-    and evaluated.record_no = checks.record_no
+    on evaluated.file_key = {{ file_key('results.source_file') }}
+    and evaluated.record_no = results.record_no
     and evaluated.check_no = checks.check_no
-left join item_states
-    on item_states.file_key = checks.file_key
-    and item_states.record_no = checks.record_no
