@@ -14,3 +14,12 @@
     {#- Spark's hash() has 32 bits -#}
     xxhash64({{ source_file }})
 {%- endmacro %}
+
+{% macro file_names(relation, where='true') -%}
+    {#- Each file of `relation` (rows with agent, source_file and file_fingerprint) once, with
+        its file_key(): a model that groups a million rows by file_key() instead of the
+        three names (one integer against three strings) joins them back from here. -#}
+    select distinct agent, source_file, file_fingerprint, {{ file_key('source_file') }} as file_key
+    from {{ relation }}
+    where {{ where }}
+{%- endmacro %}

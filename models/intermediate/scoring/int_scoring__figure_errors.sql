@@ -4,8 +4,17 @@
 -- its item rows change.
 
 with items as (
-    select * from {{ ref('item_scores') }}
+    -- a file by one integer, file_key(), where the items are grouped; its names come back
+    -- from `files` at the end
+    select
+        {{ star_except(['source_file', 'file_fingerprint']) }},
+        {{ file_key('source_file') }} as file_key
+    from {{ ref('item_scores') }}
     where {{ new_file_versions() }}
+),
+
+files as (
+    {{ file_names(ref('item_scores'), new_file_versions()) }}
 ),
 
 item_groups as (
@@ -14,9 +23,7 @@ item_groups as (
 
 clustered as (
     select
-        agent,
-        source_file,
-        file_fingerprint,
+        file_key,
         track_group as track,
         round_label,
         {{ query_cluster() }} as query_cluster,
@@ -34,21 +41,21 @@ clustered as (
 
 round_errors as (
     {{ clustered_standard_errors(
-        'clustered', ['agent', 'source_file', 'file_fingerprint', 'track', 'round_label'],
+        'clustered', ['file_key', 'track', 'round_label'],
         'query_cluster', figures) }}
 ),
 
 set_errors as (
     {{ clustered_standard_errors(
-        'clustered', ['agent', 'source_file', 'file_fingerprint', 'track'],
+        'clustered', ['file_key', 'track'],
         'query_cluster', figures, stratum='round_label') }}
 )
 
 select
-    agent,
-    source_file,
-    file_fingerprint,
-    track,
+    files.agent,
+    files.source_file,
+    files.file_fingerprint,
+    round_errors.track,
     'round' as scope,
     round_label,
     cluster_count,
@@ -59,12 +66,13 @@ select
     speed_points_se as item_speed_points_mean_se,
     total_score_se
 from round_errors
+inner join files on files.file_key = round_errors.file_key
 union all
 select
-    agent,
-    source_file,
-    file_fingerprint,
-    track,
+    files.agent,
+    files.source_file,
+    files.file_fingerprint,
+    set_errors.track,
     'set' as scope,
     null as round_label,
     cluster_count,
@@ -75,3 +83,4 @@ select
     speed_points_se as item_speed_points_mean_se,
     total_score_se
 from set_errors
+inner join files on files.file_key = set_errors.file_key
