@@ -3,8 +3,17 @@
 -- of this table).
 
 with items as (
-    select * from {{ ref('item_scores') }}
+    -- a file by one integer, file_key(), where its rounds are grouped; its names come back
+    -- from `files` at the end
+    select
+        {{ star_except(['source_file', 'file_fingerprint']) }},
+        {{ file_key('source_file') }} as file_key
+    from {{ ref('item_scores') }}
     where {{ new_file_versions() }}
+),
+
+files as (
+    {{ file_names(ref('item_scores'), new_file_versions()) }}
 ),
 
 item_groups as (
@@ -13,9 +22,7 @@ item_groups as (
 
 rounds as (
     select
-        agent,
-        source_file,
-        min(file_fingerprint) as file_fingerprint,
+        file_key,
         round_label,
         min(round_room) as round_room,
         min(round_repeat) as round_repeat,
@@ -36,14 +43,14 @@ rounds as (
         {{ mean_score('speed_points') }} as item_speed_points_mean,
         {{ mean_score('total_score') }} as total_score
     from item_groups
-    group by agent, source_file, round_label, track_group
+    group by file_key, round_label, track_group
 )
 
 select
-    agent,
-    source_file,
-    file_fingerprint,
-    round_label,
+    files.agent,
+    files.source_file,
+    files.file_fingerprint,
+    rounds.round_label,
     round_room,
     round_repeat,
     track,
@@ -63,3 +70,4 @@ select
     item_speed_points_mean,
     total_score
 from rounds
+inner join files on files.file_key = rounds.file_key

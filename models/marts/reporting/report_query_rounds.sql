@@ -4,10 +4,10 @@
 -- change; every file keeps rows here, so report_single_round_queries re-reads only new files.
 
 with items as (
+    -- a file by one integer, file_key(), where its queries and rounds are grouped; its
+    -- names come back from `files` at the end
     select
-        agent,
-        source_file,
-        file_fingerprint,
+        {{ file_key('source_file') }} as file_key,
         query_id,
         round_label,
         query_text
@@ -15,45 +15,45 @@ with items as (
     where {{ new_file_versions() }}
 ),
 
+files as (
+    {{ file_names(ref('item_scores'), new_file_versions()) }}
+),
+
 file_rounds as (
     select
-        source_file,
+        file_key,
         count(distinct round_label) as file_round_count
     from items
-    group by source_file
+    group by file_key
 ),
 
 query_rounds as (
     -- one row per query and round first: twice as fast as count(distinct) at 1M items
     select
-        agent,
-        source_file,
-        file_fingerprint,
+        file_key,
         query_id,
         round_label,
         min(query_text) as query_text
     from items
     where query_id is not null
-    group by agent, source_file, file_fingerprint, query_id, round_label
+    group by file_key, query_id, round_label
 ),
 
 queries as (
     select
-        agent,
-        source_file,
-        file_fingerprint,
+        file_key,
         query_id,
         count(round_label) as round_count,
         min(round_label) as round_label,
         min(query_text) as query_text
     from query_rounds
-    group by agent, source_file, file_fingerprint, query_id
+    group by file_key, query_id
 )
 
 select
-    queries.agent,
-    queries.source_file,
-    queries.file_fingerprint,
+    files.agent,
+    files.source_file,
+    files.file_fingerprint,
     queries.query_id,
     queries.round_count,
     file_rounds.file_round_count,
@@ -62,4 +62,5 @@ select
     queries.round_label,
     queries.query_text
 from queries
-inner join file_rounds on file_rounds.source_file = queries.source_file
+inner join file_rounds on file_rounds.file_key = queries.file_key
+inner join files on files.file_key = queries.file_key
