@@ -25,7 +25,7 @@
 {%- endmacro %}
 
 
-{% macro clustered_standard_errors(items, group_by, cluster, values, stratum=none) %}
+{% macro clustered_standard_errors(items, group_by, cluster, values, stratum=none, bound=none) %}
     {#-
         Per group of `items`: the standard error of each figure in `values`, clustered by
         `cluster`. The figure is the mean over `stratum` (the rounds) of each stratum's mean
@@ -34,9 +34,13 @@
         (strata × the stratum's count); influences add up per cluster; the variance is
         G / (G - 1) × the sum of the squared cluster totals, G the clusters with a value
         (CR1, as Stata's `vce(cluster)`). Null below 2 clusters. Sums are exact (exact_sum),
-        so the figure is the same from one build to the next. Output: the group columns,
-        `cluster_count`, and per value `<value>_estimate` (the figure) and `<value>_se`.
+        so the figure is the same from one build to the next. `bound`: the largest magnitude
+        the callers' rules allow a value (scores 5, response times var('max_response_time_sec'));
+        an influence and a cluster total are then at most twice it, and each sum is one
+        decimal sum (exact_sum). Output: the group columns, `cluster_count`, and per value
+        `<value>_estimate` (the figure) and `<value>_se`.
     -#}
+    {%- set total_bound = none if bound is none else 2 * bound %}
     {%- set keys = group_by | join(', ') %}
     with se_items as (
         select
@@ -82,7 +86,7 @@
             any_value(se_groups.{{ value }}_estimate) as {{ value }}_estimate,
             {{ exact_sum(
                 '(se_items.' ~ value ~ ' - se_strata.' ~ value ~ '_mean) / (se_groups.'
-                    ~ value ~ '_strata * se_strata.' ~ value ~ '_n)') }} as {{ value }}_total{{ ',' if not loop.last }}
+                    ~ value ~ '_strata * se_strata.' ~ value ~ '_n)', total_bound) }} as {{ value }}_total{{ ',' if not loop.last }}
             {%- endfor %}
         -- the strata first: DuckDB estimates them as many as the items and, on that tie,
         -- built its hash table from the items (1M rows: 748 strata; alone 2.8 -> 2.3 s)
@@ -103,7 +107,8 @@
             when count({{ value }}_total) > 1
                 then sqrt(
                     count({{ value }}_total) / (count({{ value }}_total) - 1.0)
-                    * {{ exact_sum(value ~ '_total * ' ~ value ~ '_total') }}
+                    * {{ exact_sum(value ~ '_total * ' ~ value ~ '_total',
+                        none if bound is none else total_bound * total_bound) }}
                 )
         end as {{ value }}_se{{ ',' if not loop.last }}
         {%- endfor %}

@@ -101,7 +101,7 @@
     errors as (
         {{ clustered_standard_errors(
             'differences', ['agent', 'head_file', 'base_file', 'metric'], 'query_cluster',
-            ['base_value', 'head_value', 'difference'], stratum='round_label') }}
+            ['base_value', 'head_value', 'difference'], stratum='round_label', bound=5) }}
     ),
 
     flips as (

@@ -14,7 +14,7 @@ total_errors as (
     {{ clustered_standard_errors(
         "(select agent, source_file, " ~ query_cluster() ~ " as query_cluster,"
             ~ " total_score from items)",
-        ['agent', 'source_file'], 'query_cluster', ['total_score']) }}
+        ['agent', 'source_file'], 'query_cluster', ['total_score'], bound=5) }}
 ),
 
 summary as (

@@ -38,17 +38,19 @@ clustered as (
 
 {%- set figures = ['intent_score', 'accuracy_score', 'stability_score', 'response_time_sec',
     'speed_points', 'total_score'] %}
+{#- scores are 0-5; a response time above var('max_response_time_sec') has none -#}
+{%- set bound = [5, var('max_response_time_sec') | float] | max %}
 
 round_errors as (
     {{ clustered_standard_errors(
         'clustered', ['file_key', 'track', 'round_label'],
-        'query_cluster', figures) }}
+        'query_cluster', figures, bound=bound) }}
 ),
 
 set_errors as (
     {{ clustered_standard_errors(
         'clustered', ['file_key', 'track'],
-        'query_cluster', figures, stratum='round_label') }}
+        'query_cluster', figures, stratum='round_label', bound=bound) }}
 )
 
 select
