@@ -32,4 +32,3 @@
     end
     {%- endif %}
 {%- endmacro %}
-
