@@ -1,5 +1,5 @@
 """The scan of each export (agent_scoring.record_count, used by the loader): its record count
-agrees with Python's csv module and its wide-line check finds every wide record (hypothesis).
+agrees with Python's csv module, and the wide-line check finds every wide record (hypothesis).
 
 A clean UTF-8 export skips the slow csv-module pass when DuckDB's count and this count
 agree, so the count must be right for any quoting: multi-line cells, escaped quotes, blank
@@ -46,7 +46,7 @@ def test_quick_count_equals_the_csv_module_count(
     path.write_bytes(text.encode("utf-8"))
     monkeypatch.setattr(record_count, "CHUNK_BYTES", chunk_bytes)
 
-    scan = record_count.scan_file(str(path), 1000)
+    scan = record_count.scan_file(str(path))
     assert scan.records == count_records(str(path), {})
     assert scan.content_hash == xxhash.xxh3_128(text.encode("utf-8")).hexdigest()
 
@@ -61,7 +61,7 @@ def test_the_counter_gives_every_file_its_count_in_processes_or_a_thread(
         path = tmp_path / f"plan_agent_{rows}.csv"
         path.write_text("Item ID,Raw JSON\r\n" + "i,\"{\"\"a\"\": 1}\"\r\n" * rows)
         paths.append(str(path))
-    with record_count.FileScanner(paths, 1000) as scanner:
+    with record_count.FileScanner(paths) as scanner:
         counts = {path: scanner.futures[path].result().records for path in paths}
     assert counts == {path: rows for rows, path in enumerate(paths)}
 
@@ -74,16 +74,16 @@ def test_the_counter_gives_every_file_its_count_in_processes_or_a_thread(
 def test_the_wide_line_check_finds_every_wide_record_and_nothing_else(
     tmp_path, monkeypatch, records, max_fields, chunk_bytes
 ):
-    """The scan's wide flag (it spares the csv-module pass over files with none) is set for a
-    file with a record of more than max_fields fields on one line, and never for a file
-    whose records are all within max_fields."""
+    """The wide-line check (it spares the csv-module pass over landed files with none) finds
+    a file with a record of more than max_fields fields on one line, and never a file whose
+    records are all within max_fields."""
     out = io.StringIO()
     csv.writer(out, lineterminator="\r\n").writerows([["Item ID", "Raw JSON"], *records])
     path = tmp_path / "plan_agent_x.csv"
     path.write_bytes(out.getvalue().encode("utf-8"))
     monkeypatch.setattr(record_count, "CHUNK_BYTES", chunk_bytes)
 
-    found = record_count.scan_file(str(path), max_fields).wide
+    found = record_count.has_wide_line(str(path), max_fields)
     wide = [record for record in records if len(record) > max_fields]
     if not wide:
         assert not found
@@ -115,4 +115,4 @@ def test_the_utf8_flag_says_whether_every_byte_decodes(
         valid = True
     except UnicodeDecodeError:
         valid = False
-    assert record_count.scan_file(str(path), 1000).utf8 == valid
+    assert record_count.scan_file(str(path)).utf8 == valid

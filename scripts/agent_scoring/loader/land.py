@@ -55,7 +55,7 @@ from agent_scoring.loader.inspect import (
     normalize_newlines,
     odd_entry,
 )
-from agent_scoring.record_count import FileScanner, Scan, content_hash, scan_file
+from agent_scoring.record_count import FileScanner, Scan, content_hash, has_wide_line
 
 # Bump when the way files are read changes: every file is read again.
 LOADER_VERSION = "2"
@@ -339,63 +339,52 @@ def insert_rejects(
 
 
 def count_files(
-    con: duckdb.DuckDBPyConnection, paths: list[str], width: int, max_line_bytes: int,
-    strict: bool,
+    con: duckdb.DuckDBPyConnection, paths: list[str], width: int, max_line_bytes: int
 ) -> list[tuple[str, int]]:
-    """(path, records) of files with `width` fields, in one multi-file pass reading no column."""
+    """(path, records) of files with `width` fields, in one strict multi-file pass reading no
+    column: a bad record raises duckdb.Error."""
     return con.execute(
         f"select filename, count(*) from read_csv([{', '.join(map(sql_text, paths))}], "
-        f"{read_options([f'c{n}' for n in range(width)], max_line_bytes, strict)}, "
+        f"{read_options([f'c{n}' for n in range(width)], max_line_bytes, strict=True)}, "
         "filename = true) group by filename").fetchall()
 
 
 def direct_counts(
-    con: duckdb.DuckDBPyConnection, widths: dict[str, int], max_line_bytes: int,
-    scanned: Callable[[str], Scan],
+    con: duckdb.DuckDBPyConnection, widths: dict[str, int], max_line_bytes: int
 ) -> dict[str, int]:
     """Records DuckDB parses of each file it parses whole (no reject), of `widths` (path ->
     fields of its header): one multi-file pass per width, counting only, so that staging can
     read those files in place, strictly. A file DuckDB rejects a record of, or cannot read,
     is left out (the loader lands it, with its rejects).
 
-    The pass is strict and does not wait for the files' scans (`scanned`), which run in
-    other processes meanwhile: with one big file, one core scans while the other counts
-    (100k rows in one file: the load 1.7 -> 1.2 s). When a record fails it, the pass is
-    made again with rejects stored, of the files whose scan found every byte UTF-8 and no
-    line too wide (DuckDB takes minutes to store such a record as a reject)."""
+    The pass is strict and does not wait for the files' Python scans, which run in other
+    processes meanwhile: with one big file, one core scans while the other counts (100k
+    rows in one file: the load 1.7 -> 1.2 s). A bad record fails it at once (a record too
+    wide would take DuckDB minutes to store as a reject); each file of that width is then
+    counted alone, as strictly."""
     by_width: dict[int, list[str]] = {}
     for path, width in widths.items():
         by_width.setdefault(width, []).append(path)
     counts: dict[str, int] = {}
     for width, paths in sorted(by_width.items()):
         try:
-            counts.update(count_files(con, paths, width, max_line_bytes, strict=True))
+            counts.update(count_files(con, paths, width, max_line_bytes))
             continue
         except duckdb.Error:
-            paths = [path for path in paths if (scan := scanned(path)).utf8 and not scan.wide]
-        if not paths:
-            continue
-        con.execute("drop table if exists load_rejects")
-        con.execute("drop table if exists load_reject_scans")
-        try:
-            found = count_files(con, paths, width, max_line_bytes, strict=False)
-            rejected = {row[0] for row in con.execute(
-                "select distinct scans.file_path from load_rejects as rejects "
-                "join load_reject_scans as scans on scans.scan_id = rejects.scan_id "
-                "and scans.file_id = rejects.file_id").fetchall()}
-        except duckdb.Error:
-            continue  # each file is read alone, and says why
-        counts.update({path: records for path, records in found if path not in rejected})
+            pass
+        for path in paths:
+            with contextlib.suppress(duckdb.Error):  # landed, and it says why
+                counts.update(count_files(con, [path], width, max_line_bytes))
     return counts
 
 
-def direct_read(found: Inspection, scan: Scan, parsed: int) -> bool:
+def direct_read(found: Inspection, scan: Scan, parsed: int, max_fields: int) -> bool:
     """Whether staging reads the file in place: a plain UTF-8 CSV with its header in order,
-    none of its lines too wide, whose records DuckDB parsed every one of (`parsed`, as
-    many as Python counts)."""
+    whose records DuckDB parsed every one of (`parsed`, as many as Python counts), strictly,
+    each with its header's fields: no line too wide, as long as the header is not."""
     return (found.problem is None and not found.missing and found.read_from == "original"
-            and found.encoding in ("utf-8", "utf-8-sig") and not scan.wide and scan.utf8
-            and scan.records == parsed > 0)
+            and found.encoding in ("utf-8", "utf-8-sig") and scan.utf8
+            and len(found.column_names) <= max_fields and scan.records == parsed > 0)
 
 
 def read_spec_json(found: Inspection) -> str:
@@ -458,12 +447,10 @@ def land_file(
         except duckdb.Error:
             pass
         restart()
-    if found.read_path == str(path):
-        quick_count, wide_line = scan.result().records, scan.result().wide
-    else:  # a transcoded or xlsx file: DuckDB reads a copy, counted by the csv module
-        quick_count, wide_line = None, scan_file(found.read_path, registry.max_fields).wide
+    # a transcoded or xlsx file: DuckDB reads a copy, counted by the csv module
+    quick_count = scan.result().records if found.read_path == str(path) else None
     wide: list[dict] = []
-    if wide_line:
+    if has_wide_line(found.read_path, registry.max_fields):
         blanked, wide = blank_wide_records(found.read_path, path, registry.max_fields,
                                            len(found.column_names), copy_dir)
         if wide:
@@ -596,7 +583,8 @@ def land_one(
     # a new id for every landing of a file: what its rows' fingerprints start from
     version = uuid.uuid4().hex
     read_by, read_spec = "loader", None
-    if pending.direct is not None and direct_read(found, pending.scan.result(), pending.direct):
+    if pending.direct is not None and direct_read(found, pending.scan.result(), pending.direct,
+                                                  registry.max_fields):
         records = parsed = pending.direct
         read_by, read_spec = "staging", read_spec_json(found)
     else:
@@ -818,8 +806,7 @@ def direct_candidates(
                              landed=set(registry.dictionary.values()))
         if found.problem is None and not found.missing and found.read_from == "original":
             widths[str(path)] = len(found.column_names)
-    return direct_counts(con, widths, registry.max_line_bytes,
-                         lambda path: scanner.futures[path].result())
+    return direct_counts(con, widths, registry.max_line_bytes)
 
 
 def load_exports(
@@ -903,7 +890,7 @@ def load_exports(
                           replaces=earlier and earlier[5], direct=counted.get(str(path)))
 
     with tempfile.TemporaryDirectory(prefix="agent-scoring-load-") as copies, \
-            FileScanner(quick, registry.max_fields) as scanner, deferred_checkpoints(con):
+            FileScanner(quick) as scanner, deferred_checkpoints(con):
         counted = direct_candidates(con, to_load, scanner, stored, registry, Path(copies)) \
             if registry.direct_reads else {}
         for batch in batches(to_land(scanner, counted), BATCH_BYTES):
