@@ -594,3 +594,28 @@ def test_a_record_too_wide_fails_the_strict_count_and_the_rest_are_counted(con, 
         worker.join()
     assert not stalled, "the record too wide was stored as a reject"
     assert counted == {str(inputs / "plan_agent_sample.csv"): 40}
+
+
+def test_bad_files_among_many_leave_every_other_file_counted_in_a_few_passes(
+    con, inputs, monkeypatch
+):
+    """A failed strict pass is made again on each half of its files: every good file is
+    still counted, each bad one is left to land, in far fewer passes than one per file."""
+    width = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)[0].count(",") + 1
+    paths = []
+    for number in range(32):
+        path = inputs / f"plan_agent_{number:02d}.csv"
+        shutil.copy(CORPUS / "plan_agent_broken_quote.csv" if number in (5, 20) else SAMPLE,
+                    path)
+        paths.append(str(path))
+    passes: list[int] = []
+    count_files = land.count_files
+
+    def counted_pass(con, files, width, max_line_bytes):
+        passes.append(len(files))
+        return count_files(con, files, width, max_line_bytes)
+
+    monkeypatch.setattr(land, "count_files", counted_pass)
+    counted = land.direct_counts(con, dict.fromkeys(paths, width), 1 << 24)
+    assert counted == {path: 40 for number, path in enumerate(paths) if number not in (5, 20)}
+    assert len(passes) == 19  # the pass of 32, two of 16, then two per halving to each bad file

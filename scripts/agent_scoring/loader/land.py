@@ -349,6 +349,23 @@ def count_files(
         "filename = true) group by filename").fetchall()
 
 
+def strict_counts(
+    con: duckdb.DuckDBPyConnection, paths: list[str], width: int, max_line_bytes: int
+) -> dict[str, int]:
+    """count_files() of the files DuckDB parses whole: when a bad record fails the pass,
+    each half of the files is counted again, so one bad file of many costs a few passes of
+    both threads, not one query per file (374 files one by one: 17 % more CPU, a single
+    thread each)."""
+    try:
+        return dict(count_files(con, paths, width, max_line_bytes))
+    except duckdb.Error:
+        if len(paths) == 1:
+            return {}  # landed, and it says why
+    half = len(paths) // 2
+    return (strict_counts(con, paths[:half], width, max_line_bytes)
+            | strict_counts(con, paths[half:], width, max_line_bytes))
+
+
 def direct_counts(
     con: duckdb.DuckDBPyConnection, widths: dict[str, int], max_line_bytes: int
 ) -> dict[str, int]:
@@ -360,21 +377,13 @@ def direct_counts(
     The pass is strict and does not wait for the files' Python scans, which run in other
     processes meanwhile: with one big file, one core scans while the other counts (100k
     rows in one file: the load 1.7 -> 1.2 s). A bad record fails it at once (a record too
-    wide would take DuckDB minutes to store as a reject); each file of that width is then
-    counted alone, as strictly."""
+    wide would take DuckDB minutes to store as a reject), and no count stores rejects."""
     by_width: dict[int, list[str]] = {}
     for path, width in widths.items():
         by_width.setdefault(width, []).append(path)
     counts: dict[str, int] = {}
     for width, paths in sorted(by_width.items()):
-        try:
-            counts.update(count_files(con, paths, width, max_line_bytes))
-            continue
-        except duckdb.Error:
-            pass
-        for path in paths:
-            with contextlib.suppress(duckdb.Error):  # landed, and it says why
-                counts.update(count_files(con, [path], width, max_line_bytes))
+        counts.update(strict_counts(con, paths, width, max_line_bytes))
     return counts
 
 
