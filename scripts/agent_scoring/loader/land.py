@@ -354,7 +354,7 @@ def strict_counts(
 ) -> dict[str, int]:
     """count_files() of the files DuckDB parses whole: when a bad record fails the pass,
     each half of the files is counted again, so one bad file of many costs a few passes of
-    both threads, not one query per file (374 files one by one: 17 % more CPU, a single
+    both threads, not one query per file (120 files one by one: 17 % more CPU, a single
     thread each)."""
     try:
         return dict(count_files(con, paths, width, max_line_bytes))
