@@ -575,8 +575,8 @@ def test_a_file_duckdb_counts_whole_but_the_scan_finds_not_utf8_lands(con, input
 
 def test_a_record_too_wide_fails_the_strict_count_and_the_rest_are_counted(con, inputs):
     """The count does not wait for the scans: it is strict, and a bad record fails it at
-    once. Each file is then counted alone, as strictly: never with rejects stored, which for
-    this one's 200,000 fields took DuckDB 231 s."""
+    once. The files are then counted again in halves, as strictly: never with rejects stored,
+    which for this one's 200,000 fields took DuckDB 231 s."""
     wide = write_wide_export(inputs)
     broken = inputs / "plan_agent_broken_quote.csv"
     shutil.copy(CORPUS / broken.name, broken)
@@ -619,3 +619,16 @@ def test_bad_files_among_many_leave_every_other_file_counted_in_a_few_passes(
     counted = land.direct_counts(con, dict.fromkeys(paths, width), 1 << 24)
     assert counted == {path: 40 for number, path in enumerate(paths) if number not in (5, 20)}
     assert len(passes) == 19  # the pass of 32, two of 16, then two per halving to each bad file
+
+
+@pytest.mark.parametrize(("spare_fields", "read_by"), [(0, "staging"), (-1, "loader")])
+def test_a_header_as_wide_as_csv_max_fields_is_what_keeps_a_file_from_being_read_in_place(
+    con, inputs, spare_fields, read_by
+):
+    """A file the strict count parsed whole has no line wider than its header, so no wide-line
+    pass is made of it: it is read in place unless its header alone has csv_max_fields
+    separators, and is then landed (each record too wide, rejected as such)."""
+    shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
+    width = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)[0].count(",") + 1
+    load(con, inputs, registry(direct_reads=True, max_fields=width + spare_fields))
+    assert con.execute("select read_by from raw.export_files").fetchall() == [(read_by,)]
