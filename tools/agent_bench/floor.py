@@ -79,10 +79,14 @@ FULL_SQL = """
 create or replace table items as
 select
     * exclude ("Raw JSON"),
-    try(json_extract("Raw JSON", [
-        '$.assistantMessage', '$.dataUIList', '$.responseTimeSec', '$.error',
-        '$.executionProcesses', '$.worker'
-    ])) as raw_fields
+    -- only what json_valid() accepts is parsed, as in the warehouse: try() alone would run
+    -- every vector holding a malformed cell again row by row
+    case
+        when json_valid("Raw JSON") then try(json_extract("Raw JSON", [
+            '$.assistantMessage', '$.dataUIList', '$.responseTimeSec', '$.error',
+            '$.executionProcesses', '$.worker'
+        ]))
+    end as raw_fields
 from """ + READ_CSV + """
 """
 
