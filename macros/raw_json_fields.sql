@@ -19,10 +19,11 @@
         json_extract wrote each worker back out as JSON only to count it (the staging query
         of 100k rows: 3.3 -> 3.15 s, docs/builds.md). A JSON null is a SQL null here: every
         reader of these fields treats the two alike.
-        json_valid() keeps malformed text from the transform: try() alone catches its error
-        by running the whole vector again row by row, and with a malformed cell in most
-        vectors of 2,048 rows that was 2.4 x the CPU (docs/builds.md). try() stays for what
-        json_valid() lets through. -#}
+        json_valid() keeps malformed text from the transform. It reads each cell a second
+        time, and that is cheaper than try() alone, which catches the error by running the
+        whole vector of 2,048 rows again row by row: with a malformed cell in most vectors,
+        try() alone took 1.6-1.8 x the CPU (docs/builds.md). try() stays for anything
+        json_valid() would let through. -#}
     {%- set fields = [] -%}
     {%- for path in raw_json_paths() -%}
         {%- do fields.append('"' ~ path[2:] ~ '": ' ~ ('["NULL"]' if loop.index > 4 else '"JSON"')) -%}
