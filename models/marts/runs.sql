@@ -26,15 +26,25 @@ ordered as (
 ),
 
 id_sets as (
-    select distinct files.agent, files.query_set_hash, queries.query_id as query_key
-    from files
+    -- each query set from one of its files: files of one query_set_hash hold the same Query
+    -- IDs (int_scoring__run_files), so the others add nothing to read
+    select distinct sets.agent, sets.query_set_hash, queries.query_id as query_key
+    from (
+        select agent, query_set_hash, min(source_file) as source_file
+        from files
+        group by agent, query_set_hash
+    ) as sets
     inner join queries using (agent, source_file)
     where queries.query_id is not null
 ),
 
 text_sets as (
-    select distinct files.agent, files.text_set_hash, queries.query_key
-    from files
+    select distinct sets.agent, sets.text_set_hash, queries.query_key
+    from (
+        select agent, text_set_hash, min(source_file) as source_file
+        from files
+        group by agent, text_set_hash
+    ) as sets
     inner join queries using (agent, source_file)
     where queries.query_key is not null
 ),
