@@ -27,7 +27,8 @@ ordered as (
 
 id_sets as (
     -- each query set from one of its files: files of one query_set_hash hold the same Query
-    -- IDs (int_scoring__run_files), so the others add nothing to read
+    -- IDs, and of one text_set_hash the same texts (int_scoring__run_files), so the other
+    -- files add nothing to read
     select distinct sets.agent, sets.query_set_hash, queries.query_id as query_key
     from (
         select agent, query_set_hash, min(source_file) as source_file
