@@ -9,15 +9,17 @@
     `dbt build --full-refresh` rebuilds everything, but no edit needs it.
 -#}
 
-{% macro config_incremental_by_file(parents) -%}
+{% macro config_incremental_by_file(parents, pre_hook=[], post_hook=[]) -%}
     {#- The config every per-file model shares; `parents`: the model(s) its rows come from
-        (['landed']: the landed rows, for stg_exports__rows). -#}
+        (['landed']: the landed rows, for stg_exports__rows). `pre_hook`, `post_hook`: the
+        model's own hooks; its post-hooks run before the stale rows go. -#}
     {%- set parents = [parents] if parents is string else parents -%}
     {{ config(
         materialized='incremental',
         on_schema_change='append_new_columns',
         file_parents=parents,
-        post_hook="{{ delete_stale_file_rows(config.get('file_parents')) }}",
+        pre_hook=pre_hook,
+        post_hook=post_hook + ["{{ delete_stale_file_rows(config.get('file_parents')) }}"],
         **replace_by_key_config(['source_file'])
     ) }}
 {%- endmacro %}

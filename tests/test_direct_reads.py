@@ -1,5 +1,6 @@
 """Issue 41, one read per export: staging reads a plain export in place (the loader only
-counts it), and that gives every model what landing its rows gave. The same inputs, the
+scans it) and settles its rejects and its count itself, and that gives every model what
+landing its rows gave. The same inputs, the
 bundled samples and the bad-input corpus, are built twice: once as `dbt build` does by
 default, once with every row landed first (as for the Parquet copy of the Spark target).
 The first keeps the rows it reads before parsing them (their bytes are under
@@ -27,6 +28,15 @@ def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_pa
     inputs = project_inputs(tmp_path)
     for path in (make_corpus.FILES / "main").iterdir():
         shutil.copy(path, inputs / path.name)
+    # read in place, then settled by staging's hooks: a quote that never closes in a file
+    # of LF only (the csv module and DuckDB agree on its records: they are rejected), and
+    # rejects after blank lines (numbered as the csv module does)
+    corpus = make_corpus.FILES / "main"
+    (inputs / "plan_agent_lf_unterminated.csv").write_bytes(
+        (corpus / "plan_agent_unterminated_quote.csv").read_bytes().replace(b"\r\n", b"\n"))
+    header, first, rest = (corpus / "plan_agent_ragged_rows.csv").read_bytes().split(b"\r\n", 2)
+    (inputs / "plan_agent_blank_lines.csv").write_bytes(
+        b"\r\n".join([header, b"", first, b"", b"", rest]))
     build(tmp_path, inputs, db="direct.duckdb", data_tests=True)
     landing = tmp_path / "landing"
     extra = ["--vars", f"{{landing_dir: '{landing}', direct_read_buffer_bytes: -1}}"]
@@ -49,6 +59,17 @@ def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_pa
         read_by = dict(con.execute("select read_by, count(*) from raw.export_files "
                                    "group by all").fetchall())
         assert read_by["staging"] >= 15 and read_by["loader"] >= 5, read_by
+        settled = dict(con.execute(
+            "select source_file, (read_by, problem_code) from raw.export_files "
+            "where source_file in ('plan_agent_lf_unterminated.csv', "
+            "'plan_agent_blank_lines.csv', 'plan_agent_ragged_rows.csv')").fetchall())
+        assert settled == {
+            "plan_agent_lf_unterminated.csv": ("staging", None),
+            "plan_agent_blank_lines.csv": ("staging", None),
+            "plan_agent_ragged_rows.csv": ("staging", None)}
+        assert con.execute("select list(record_no order by record_no) from rejected_rows "
+                           "where source_file = 'plan_agent_blank_lines.csv'"
+                           ).fetchone()[0] == [2, 3]
         assert con.execute("select count(distinct read_by) from landed.raw.export_files "
                            "where read_by is not null").fetchone()[0] == 1
         tables = [row[0] for row in con.execute(

@@ -1,7 +1,9 @@
 """A dbt-duckdb plugin (profiles.yml: plugins) that opens the warehouse once before dbt does,
 so a warehouse another process holds, or one that is not a DuckDB file, fails `dbt build` in
 one line instead of dbt's traceback (dbt retries the open while rolling back, and prints
-the second failure with its stack)."""
+the second failure with its stack). It also gives the warehouse connection the loader's
+function that stg_exports__rows asks of an export it read in place with a rejected record
+(macro settle_direct_reads)."""
 
 from __future__ import annotations
 
@@ -13,9 +15,16 @@ from dbt.adapters.duckdb.plugins import BasePlugin
 from dbt_common.exceptions import DbtRuntimeError
 
 from agent_scoring.db import REBUILD_ADVICE, lock_holder
+from agent_scoring.loader.land import locate_read_rejects
+
+LOCATE_REJECTS = "agent_scoring_locate_rejects"
 
 
 class Plugin(BasePlugin):
+    def configure_connection(self, conn: duckdb.DuckDBPyConnection) -> None:
+        conn.create_function(LOCATE_REJECTS, locate_read_rejects, ["VARCHAR", "VARCHAR"],
+                             "VARCHAR", side_effects=True)
+
     def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
         if not creds.path or creds.path == ":memory:":
             return

@@ -1,16 +1,15 @@
 """One pass of Python over an export's bytes, independent of DuckDB's CSV reader: its
-content hash, its data records and whether its bytes are all UTF-8 (staging may then read it
-in place: loader.land.direct_candidates). Whether a line is too wide to hand to DuckDB is a
-pass of its own, over the files the loader lands only.
+content hash, its data records, whether a line is too wide to hand to DuckDB and whether its
+line ends are odd (then the loader lands it; else staging reads it in place:
+loader.land.direct_read).
 
-The loader compares the record count with DuckDB's for every file (SCORING §0: nothing is
-dropped silently); for a million rows this pass is the costliest part of reading a file, so
-it runs in other processes, ahead of DuckDB's reads.
+Every file's record count is compared with DuckDB's (SCORING §0: nothing is dropped
+silently): by the loader for a file it lands, by stg_exports__rows for one read in place.
+This pass is the loader's costliest work, so it runs in other processes.
 """
 
 from __future__ import annotations
 
-import codecs
 import multiprocessing
 import os
 from collections.abc import Callable
@@ -25,9 +24,6 @@ import xxhash
 # 1 MB: a chunk and numpy's arrays of it stay in cache (the scan of a 1M-row export takes
 # 2.8 ms/MB so, against 3.9 ms/MB in 16 MB chunks)
 CHUNK_BYTES = 1 << 20
-# the UTF-8 check decodes 64 kB at a time: its text is then small enough to reuse memory
-# (a whole chunk's text took twice as long)
-DECODE_BYTES = 1 << 16
 # below this much input, starting processes costs more than it saves
 PROCESS_MIN_BYTES = 1 << 27
 QUOTE, NEWLINE, CR, COMMA = b'"\n\r,'
@@ -38,12 +34,14 @@ class Scan(NamedTuple):
 
     # data records by quote parity (None: not counted). Compared with DuckDB's only when
     # DuckDB rejected no record: an invalid UTF-8 byte makes it reject that record, so the
-    # scan does not check the encoding.
+    # scan does not check the encoding (DuckDB does, in the columns it reads).
     records: int | None
     content_hash: str  # new_digest() of its bytes: a file is read again only when it changes
-    # every byte sequence is UTF-8 (DuckDB checks only the columns a query reads, so its
-    # counting pass cannot tell)
-    utf8: bool = False
+    # a line of max_fields field separators or more (_wide)
+    wide: bool = False
+    # records ending in CRLF and in LF, or a CR not before an LF: DuckDB reads the one wrong
+    # and fails its read on the other, even a tolerant one
+    odd_newlines: bool = False
 
 
 def _line_states(
@@ -66,20 +64,11 @@ def _line_states(
     return starts, ends, after ^ odd, after
 
 
-def _records(data: np.ndarray, in_quotes: int, found: np.ndarray) -> tuple[int, int]:
-    """(records starting in `data`, the quote state after it): see _line_states."""
-    starts, ends, before, after = _line_states(data, in_quotes, found)
-    # blank lines are not records: nothing, or a lone CR, before the newline
-    length = ends - starts
-    blank = (length == 0) | ((length == 1) & (data[starts] == CR))
-    return int(np.count_nonzero((before == 0) & ~blank)), int(after[-1])
-
-
-def _wide(data: np.ndarray, in_quotes: int, max_fields: int, found: np.ndarray) -> tuple[bool, int]:
-    """(whether a line of `data` holds max_fields field separators or more, the quote state
-    after it): see _line_states. Only a line with that many commas at all (a JSON cell has
-    many, inside its quotes) is looked at comma by comma."""
-    starts, ends, before, after = _line_states(data, in_quotes, found)
+def _any_wide(data: np.ndarray, starts: np.ndarray, ends: np.ndarray, before: np.ndarray,
+              max_fields: int, found: np.ndarray) -> bool:
+    """Whether a line of `data` (its _line_states) holds max_fields field separators or
+    more. Only a line with that many commas at all (a JSON cell has many, inside its quotes)
+    is looked at comma by comma."""
     commas = np.flatnonzero(np.equal(data, COMMA, out=found[:len(data)]))
     many = np.searchsorted(commas, ends) - np.searchsorted(commas, starts) >= max_fields
     for line in np.flatnonzero(many):
@@ -87,8 +76,15 @@ def _wide(data: np.ndarray, in_quotes: int, max_fields: int, found: np.ndarray) 
         quotes = np.flatnonzero(part == QUOTE)
         quotes_before = np.searchsorted(quotes, np.flatnonzero(part == COMMA))
         if np.count_nonzero((quotes_before + before[line]) % 2 == 0) >= max_fields:
-            return True, int(after[-1])
-    return False, int(after[-1])
+            return True
+    return False
+
+
+def _wide(data: np.ndarray, in_quotes: int, max_fields: int, found: np.ndarray) -> tuple[bool, int]:
+    """(whether a line of `data` holds max_fields field separators or more, the quote state
+    after it): see _line_states and _any_wide."""
+    starts, ends, before, after = _line_states(data, in_quotes, found)
+    return _any_wide(data, starts, ends, before, max_fields, found), int(after[-1])
 
 
 def new_digest() -> xxhash.xxh3_128:
@@ -105,17 +101,6 @@ def content_hash(path: str | Path) -> str:
         while chunk := handle.read(CHUNK_BYTES):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-def utf8_continues(
-    decoder: codecs.IncrementalDecoder, chunk: bytes | memoryview, final: bool = False
-) -> bool:
-    """Whether `chunk` goes on as UTF-8 from what `decoder` read before."""
-    try:
-        decoder.decode(chunk, final)
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def each_line_chunk(
@@ -157,33 +142,38 @@ def each_line_chunk(
         consume(np.frombuffer(bytes(buffer[:held]) + b"\n", np.uint8), found)
 
 
-def scan_file(path: str) -> Scan:
-    """Hash, record count and UTF-8 check of one file, in one read."""
+def scan_file(path: str, max_fields: int) -> Scan:
+    """Hash, record count, wide lines and line endings of one file, in one read."""
     digest = new_digest()
-    decoder, utf8 = codecs.getincrementaldecoder("utf-8")(), True
-    records, in_quotes = 0, 0
+    records, in_quotes, wide, crlf, lf, lone_cr = 0, 0, False, False, False, False
 
-    def read(chunk: memoryview) -> None:
-        nonlocal utf8
-        digest.update(chunk)
-        utf8 = utf8 and all(utf8_continues(decoder, chunk[start:start + DECODE_BYTES])
-                            for start in range(0, len(chunk), DECODE_BYTES))
-
-    def count(lines: np.ndarray, found: np.ndarray) -> bool:
-        nonlocal records, in_quotes
-        counted, in_quotes = _records(lines, in_quotes, found)
-        records += counted
+    def scan(lines: np.ndarray, found: np.ndarray) -> bool:
+        nonlocal records, in_quotes, wide, crlf, lf, lone_cr
+        starts, ends, before, after = _line_states(lines, in_quotes, found)
+        length = ends - starts
+        blank = (length == 0) | ((length == 1) & (lines[starts] == CR))
+        records += int(np.count_nonzero((before == 0) & ~blank))
+        # a record ends where a line ends outside quotes
+        ending = after == 0
+        cr = lines[np.maximum(ends - 1, 0)] == CR
+        cr &= length > 0
+        crlf = crlf or bool(np.any(ending & cr))
+        lf = lf or bool(np.any(ending & ~cr))
+        lone_cr = lone_cr or np.count_nonzero(
+            np.equal(lines, CR, out=found[:len(lines)])) != np.count_nonzero(cr)
+        wide = wide or _any_wide(lines, starts, ends, before, max_fields, found)
+        in_quotes = int(after[-1])
         return False
 
-    each_line_chunk(path, count, read)
-    utf8 = utf8 and utf8_continues(decoder, b"", final=True)
-    return Scan(max(records - 1, 0), digest.hexdigest(), utf8)  # less the header
+    each_line_chunk(path, scan, digest.update)
+    # less the header
+    return Scan(max(records - 1, 0), digest.hexdigest(), wide, (crlf and lf) or lone_cr)
 
 
 def has_wide_line(path: str, max_fields: int) -> bool:
     """Whether a line of the file holds max_fields field separators or more: a record
-    DuckDB would take minutes to store as a reject (loader.bounds). Asked only of a file the
-    loader lands: every record of a file read in place parsed with its header's fields."""
+    DuckDB would take minutes to store as a reject (loader.bounds). Asked of a copy the
+    loader reads (scan_file tells it of the file itself)."""
     in_quotes, wide = 0, False
 
     def look(lines: np.ndarray, found: np.ndarray) -> bool:
@@ -201,8 +191,9 @@ class FileScanner:
     Processes where they pay off (fork: no re-import of dbt in the workers), else a thread.
     """
 
-    def __init__(self, paths: list[str]) -> None:
+    def __init__(self, paths: list[str], max_fields: int) -> None:
         self.paths = paths
+        self.max_fields = max_fields
         self.pool: Executor | None = None
 
     def __enter__(self) -> FileScanner:
@@ -213,7 +204,7 @@ class FileScanner:
             self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
         else:
             self.pool = ThreadPoolExecutor(1)
-        self.futures = {path: self.pool.submit(scan_file, path)
+        self.futures = {path: self.pool.submit(scan_file, path, self.max_fields)
                         for path in self.paths}
         return self
 

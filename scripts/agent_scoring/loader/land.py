@@ -8,16 +8,17 @@ file replaces its rows and a deleted file's rows go. Files are landed in transac
 to 64 MB of files, so a load killed at any point leaves every file either as it was or as it
 is now.
 
-A plain UTF-8 CSV that DuckDB parses whole is not landed: one multi-file DuckDB pass counts the
-records of every new such file (direct_counts), and a file whose count agrees with Python's
-is listed with `read_by = 'staging'` and a `read_spec`, so that stg_exports__rows reads it in
-place and parses its Raw JSON in the same pass (no second copy of its bytes). Every other
-readable file (transcoded, xlsx, too wide, or one with a record DuckDB cannot parse) is read
-by DuckDB (pinned dialect, every column VARCHAR by English name) straight into
+A plain UTF-8 CSV (by its first bytes) with its header in order, no line too wide and records
+all ending alike is not landed: it is listed with `read_by = 'staging'` and a `read_spec`, and
+stg_exports__rows reads it in place, tolerantly, and parses its Raw JSON in the same pass (its
+bytes are read once by DuckDB). Staging then does for it what this module does for a file it
+lands: numbers and locates its rejected records, or refuses it (direct_reads.sql).
+Every other readable file (transcoded, xlsx, too wide, or records ending in both CRLF and LF)
+is read by DuckDB (pinned dialect, every column VARCHAR by English name) straight into
 `raw.export_rows`; records DuckDB cannot parse land as rows of their own with the error.
-Every file's data records are also counted in Python, independently: by quote parity for a
-UTF-8 file, in the one pass of a worker process that also hashes it and finds lines too wide
-for DuckDB (loader.bounds); by the csv module when DuckDB rejected a record or reads a copy.
+Every file's data records are also counted in Python, independently: by quote parity, in the
+one pass of a worker process that also hashes it and finds lines too wide for DuckDB
+(loader.bounds); by the csv module when DuckDB rejected a record or reads a copy.
 A big file is read strictly while its scan still runs, and read again after it if that read
 fails on a bad record.
 A file on whose record count the two disagree (a quote that never closes) is refused as a
@@ -283,13 +284,19 @@ def read_into_rows(
         f"? as file_version, row_number() over () as record_no, {columns} from {read}",
         [agent, source_file, version],
     ).fetchall()[0][0]
-    rejects: dict[int, dict] = {}
     if strict:
-        return parsed, rejects
-    for line, position, error_type, message, csv_line in con.execute(
+        return parsed, {}
+    return parsed, reject_entries(con.execute(
         "select line, line_byte_position, error_type, error_message, csv_line "
-        "from load_rejects order by line"
-    ).fetchall():
+        "from load_rejects order by line, line_byte_position, column_idx, error_message"
+    ).fetchall())
+
+
+def reject_entries(found: list[tuple]) -> dict[int, dict]:
+    """DuckDB's rejects (line, line_byte_position, error_type, error_message, csv_line), in
+    line order, by DuckDB line: one entry per record, its messages joined."""
+    rejects: dict[int, dict] = {}
+    for line, position, error_type, message, csv_line in found:
         entry = rejects.setdefault(int(line), {
             "line_no": None, "record_no": None, "byte_position": position,
             "error_type": error_type, "error_message": message,
@@ -300,7 +307,19 @@ def read_into_rows(
                 entry["error_message"] += f"; {message}"
             elif not entry["error_message"].endswith("…"):
                 entry["error_message"] += "; …"
-    return parsed, rejects
+    return rejects
+
+
+def locate_read_rejects(read_path: str, found: str) -> str:
+    """For stg_exports__rows, of a file it read in place (a DuckDB function, registered by
+    agent_scoring.dbt_plugin): the csv module's record count and each reject of `found`
+    (DuckDB's rejects as JSON, in line order) with its record and line number, as JSON."""
+    rejects = reject_entries([
+        (entry["line"], entry["line_byte_position"], entry["error_type"],
+         entry["error_message"], entry["csv_line"]) for entry in json.loads(found)])
+    records = count_records(read_path, rejects)
+    return json.dumps({"records": records, "rejects": locate_rejects(read_path, rejects)},
+                      ensure_ascii=False)
 
 
 def land_rejects(
@@ -338,62 +357,13 @@ def insert_rejects(
         )
 
 
-def count_files(
-    con: duckdb.DuckDBPyConnection, paths: list[str], width: int, max_line_bytes: int
-) -> list[tuple[str, int]]:
-    """(path, records) of files with `width` fields, in one strict multi-file pass reading no
-    column: a bad record raises duckdb.Error."""
-    return con.execute(
-        f"select filename, count(*) from read_csv([{', '.join(map(sql_text, paths))}], "
-        f"{read_options([f'c{n}' for n in range(width)], max_line_bytes, strict=True)}, "
-        "filename = true) group by filename").fetchall()
-
-
-def strict_counts(
-    con: duckdb.DuckDBPyConnection, paths: list[str], width: int, max_line_bytes: int
-) -> dict[str, int]:
-    """count_files() of the files DuckDB parses whole: when a bad record fails the pass,
-    each half of the files is counted again, so one bad file of many costs a few passes of
-    both threads, not one query per file (120 files one by one: 17 % more CPU, a single
-    thread each)."""
-    try:
-        return dict(count_files(con, paths, width, max_line_bytes))
-    except duckdb.Error:
-        if len(paths) == 1:
-            return {}  # landed, and it says why
-    half = len(paths) // 2
-    return (strict_counts(con, paths[:half], width, max_line_bytes)
-            | strict_counts(con, paths[half:], width, max_line_bytes))
-
-
-def direct_counts(
-    con: duckdb.DuckDBPyConnection, widths: dict[str, int], max_line_bytes: int
-) -> dict[str, int]:
-    """Records DuckDB parses of each file it parses whole (no reject), of `widths` (path ->
-    fields of its header): one multi-file pass per width, counting only, so that staging can
-    read those files in place, strictly. A file DuckDB rejects a record of, or cannot read,
-    is left out (the loader lands it, with its rejects).
-
-    The pass is strict and does not wait for the files' Python scans, which run in other
-    processes meanwhile: with one big file, one core scans while the other counts (100k
-    rows in one file: the load 1.7 -> 1.2 s). A bad record fails it at once (a record too
-    wide would take DuckDB minutes to store as a reject), and no count stores rejects."""
-    by_width: dict[int, list[str]] = {}
-    for path, width in widths.items():
-        by_width.setdefault(width, []).append(path)
-    counts: dict[str, int] = {}
-    for width, paths in sorted(by_width.items()):
-        counts.update(strict_counts(con, paths, width, max_line_bytes))
-    return counts
-
-
-def direct_read(found: Inspection, scan: Scan, parsed: int, max_fields: int) -> bool:
-    """Whether staging reads the file in place: a plain UTF-8 CSV with its header in order,
-    whose records DuckDB parsed every one of (`parsed`, as many as Python counts), strictly,
-    each with its header's fields: no line too wide, as long as the header is not."""
+def direct_read(found: Inspection, scan: Scan, max_fields: int) -> bool:
+    """Whether staging reads the file in place: a UTF-8 CSV with its header in order and
+    data records, no line too wide (the header neither), records all ending alike."""
     return (found.problem is None and not found.missing and found.read_from == "original"
-            and found.encoding in ("utf-8", "utf-8-sig") and scan.utf8
-            and len(found.column_names) <= max_fields and scan.records == parsed > 0)
+            and found.encoding in ("utf-8", "utf-8-sig") and not scan.wide
+            and not scan.odd_newlines and len(found.column_names) <= max_fields
+            and bool(scan.records))
 
 
 def read_spec_json(found: Inspection) -> str:
@@ -459,7 +429,8 @@ def land_file(
     # a transcoded or xlsx file: DuckDB reads a copy, counted by the csv module
     quick_count = scan.result().records if found.read_path == str(path) else None
     wide: list[dict] = []
-    if has_wide_line(found.read_path, registry.max_fields):
+    if (scan.result().wide if found.read_path == str(path)
+            else has_wide_line(found.read_path, registry.max_fields)):
         blanked, wide = blank_wide_records(found.read_path, path, registry.max_fields,
                                            len(found.column_names), copy_dir)
         if wide:
@@ -545,9 +516,6 @@ class Pending:
     scan: Future[Scan]
     file_row: dict
     replaces: str | None
-    # records DuckDB's counting pass parsed (direct_counts), None when it rejected one or
-    # did not count the file
-    direct: int | None = None
 
     @property
     def big(self) -> bool:
@@ -592,9 +560,9 @@ def land_one(
     # a new id for every landing of a file: what its rows' fingerprints start from
     version = uuid.uuid4().hex
     read_by, read_spec = "loader", None
-    if pending.direct is not None and direct_read(found, pending.scan.result(), pending.direct,
-                                                  registry.max_fields):
-        records = parsed = pending.direct
+    if registry.direct_reads and direct_read(found, pending.scan.result(), registry.max_fields):
+        # as the scan counts them: staging checks that against what DuckDB parses
+        records = parsed = pending.scan.result().records
         read_by, read_spec = "staging", read_spec_json(found)
     else:
         records, parsed = land_file(con, pending.path, pending.source_file, pending.agent,
@@ -747,7 +715,7 @@ def hash_only(path: Path) -> Future[Scan]:
     """A file the scan cannot count (not plain UTF-8): its hash only (land_file scans the
     UTF-8 copy it reads)."""
     done: Future[Scan] = Future()
-    done.set_result(Scan(None, content_hash(path), False))
+    done.set_result(Scan(None, content_hash(path)))
     return done
 
 
@@ -793,29 +761,6 @@ def choose_input_dir(
     log(f"note: {input_dir} holds no export yet: scoring the bundled samples in {samples_dir} "
         f"(they leave the marts as soon as {input_dir} holds one)")
     return samples_dir
-
-
-def direct_candidates(
-    con: duckdb.DuckDBPyConnection, to_load: list[tuple[Path, str, str]],
-    scanner: FileScanner, stored: dict[str, tuple], registry: Registry, copy_dir: Path,
-) -> dict[str, int]:
-    """direct_counts of the files to load that staging may read in place: plain UTF-8 CSVs
-    with a usable header, not merely touched. Whether the scan found every byte UTF-8 and
-    as many records is checked when each file lands (direct_read)."""
-    widths: dict[str, int] = {}
-    for path, agent, read_key in to_load:
-        if str(path) not in scanner.futures:
-            continue
-        earlier = stored.get(str(path))
-        # as big as before: it may only have been touched, and its hash decides
-        if earlier and earlier[0] == path.stat().st_size and (earlier[2], earlier[3]) == (
-                scanner.futures[str(path)].result().content_hash, read_key):
-            continue
-        found = inspect_file(path, registry.columns(agent), copy_dir,
-                             landed=set(registry.dictionary.values()))
-        if found.problem is None and not found.missing and found.read_from == "original":
-            widths[str(path)] = len(found.column_names)
-    return direct_counts(con, widths, registry.max_line_bytes)
 
 
 def load_exports(
@@ -879,7 +824,7 @@ def load_exports(
 
     quick = [str(path) for path, _, _ in to_load if is_plain_utf8(path)]
 
-    def to_land(scanner: FileScanner, counted: dict[str, int]) -> Iterator[Pending]:
+    def to_land(scanner: FileScanner) -> Iterator[Pending]:
         for path, agent, read_key in to_load:
             started = time.perf_counter()
             scan = scanner.futures[str(path)] if str(path) in quick else hash_only(path)
@@ -896,13 +841,11 @@ def load_exports(
                         "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
                         "read_key": read_key}
             yield Pending(path, names[path], agent, scan, file_row,
-                          replaces=earlier and earlier[5], direct=counted.get(str(path)))
+                          replaces=earlier and earlier[5])
 
     with tempfile.TemporaryDirectory(prefix="agent-scoring-load-") as copies, \
-            FileScanner(quick) as scanner, deferred_checkpoints(con):
-        counted = direct_candidates(con, to_load, scanner, stored, registry, Path(copies)) \
-            if registry.direct_reads else {}
-        for batch in batches(to_land(scanner, counted), BATCH_BYTES):
+            FileScanner(quick, registry.max_fields) as scanner, deferred_checkpoints(con):
+        for batch in batches(to_land(scanner), BATCH_BYTES):
             for pending, (inspection, seconds) in zip(
                     batch, land_batch(con, batch, registry, Path(copies)), strict=True):
                 action = "refused" if inspection.problem else "loaded"
