@@ -12,8 +12,9 @@ A plain UTF-8 CSV (by its first bytes) with its header in order, no line too wid
 all ending alike is not landed: it is listed with `read_by = 'staging'` and a `read_spec`, and
 stg_exports__rows reads it in place, tolerantly, and parses its Raw JSON in the same pass (its
 bytes are read once by DuckDB). Staging then does for it what this module does for a file it
-lands: numbers and locates its rejected records, or refuses it (direct_reads.sql).
-Every other readable file (transcoded, xlsx, too wide, or records ending in both CRLF and LF)
+lands: numbers and locates its rejected records, or refuses it
+(macros/direct_export_reads.sql).
+Every other readable file (transcoded, xlsx, too wide, or with odd line ends)
 is read by DuckDB (pinned dialect, every column VARCHAR by English name) straight into
 `raw.export_rows`; records DuckDB cannot parse land as rows of their own with the error.
 Every file's data records are also counted in Python, independently: by quote parity, in the
