@@ -29,11 +29,18 @@ def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_pa
     for path in (make_corpus.FILES / "main").iterdir():
         shutil.copy(path, inputs / path.name)
     # read in place, then settled by staging's hooks: a quote that never closes in a file
-    # of LF only (the csv module and DuckDB agree on its records: they are rejected), and
-    # rejects after blank lines (numbered as the csv module does)
+    # of LF only (the csv module and DuckDB agree on its records: they are rejected), one
+    # they disagree on, and rejects after blank lines (numbered as the csv module does)
     corpus = make_corpus.FILES / "main"
-    (inputs / "plan_agent_lf_unterminated.csv").write_bytes(
-        (corpus / "plan_agent_unterminated_quote.csv").read_bytes().replace(b"\r\n", b"\n"))
+    unterminated = (corpus / "plan_agent_unterminated_quote.csv").read_bytes().replace(
+        b"\r\n", b"\n")
+    (inputs / "plan_agent_lf_unterminated.csv").write_bytes(unterminated)
+    # after a space the quote is text to the csv module (4 records), not to DuckDB (7): refused
+    (inputs / "plan_agent_lf_space_quote.csv").write_bytes(
+        unterminated.replace('"열린'.encode(), ' "열린'.encode()))
+    # a quote inside a cell: text to both, but it throws the scan's quote parity off
+    (inputs / "plan_agent_lf_mid_quote.csv").write_bytes(
+        unterminated.replace('"열린'.encode(), '열"린'.encode()))
     header, first, rest = (corpus / "plan_agent_ragged_rows.csv").read_bytes().split(b"\r\n", 2)
     (inputs / "plan_agent_blank_lines.csv").write_bytes(
         b"\r\n".join([header, b"", first, b"", b"", rest]))
@@ -62,14 +69,25 @@ def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_pa
         settled = dict(con.execute(
             "select source_file, (read_by, problem_code) from raw.export_files "
             "where source_file in ('plan_agent_lf_unterminated.csv', "
+            "'plan_agent_lf_space_quote.csv', 'plan_agent_lf_mid_quote.csv', "
             "'plan_agent_blank_lines.csv', 'plan_agent_ragged_rows.csv')").fetchall())
         assert settled == {
+            "plan_agent_lf_mid_quote.csv": ("staging", None),
             "plan_agent_lf_unterminated.csv": ("staging", None),
+            "plan_agent_lf_space_quote.csv": ("staging", "ambiguous_records"),
             "plan_agent_blank_lines.csv": ("staging", None),
             "plan_agent_ragged_rows.csv": ("staging", None)}
         assert con.execute("select list(record_no order by record_no) from rejected_rows "
                            "where source_file = 'plan_agent_blank_lines.csv'"
                            ).fetchone()[0] == [2, 3]
+        assert con.execute("select rows_read, rows_rejected from input_files "
+                           "where source_file = 'plan_agent_lf_mid_quote.csv'"
+                           ).fetchone() == (4, 0)
+        assert con.execute("select reject_reason from rejected_files "
+                           "where source_file = 'plan_agent_lf_space_quote.csv'"
+                           ).fetchone()[0].startswith(
+            "records are ambiguous: the csv module reads 4 records but DuckDB 7 (first "
+            "unparsable record on line ")
         assert con.execute("select count(distinct read_by) from landed.raw.export_files "
                            "where read_by is not null").fetchone()[0] == 1
         tables = [row[0] for row in con.execute(
