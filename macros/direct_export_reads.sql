@@ -2,7 +2,8 @@
     The exports staging reads in place (raw.export_files.read_by = 'staging': the loader
     counted their records, and found their bytes plain enough): one read_csv per header shape,
     Raw JSON parsed by the model in the same pass, so an export's bytes are read once by
-    DuckDB (docs/builds.md). Its hooks check each read against the loader's count. Rendered as `union all` branches after the landed rows; the Spark target
+    DuckDB (docs/builds.md). Its hooks check each read against the loader's count.
+    Rendered as `union all` branches after the landed rows; the Spark target
     reads every row from the landed copy, so it renders nothing.
 -#}
 
@@ -207,11 +208,12 @@
 {% macro duckdb__settle_direct_reads() -%}
     {#- Post-hook of stg_exports__rows (before the stale rows go): what the loader does for a
         file it lands, for each export read in place whose read rejected a record or parsed
-        other than the scan's count. The csv module counts its records and locates each
-        reject (agent_scoring_locate_rejects, agent_scoring.loader.land.locate_read_rejects).
-        As many as DuckDB's parsed and rejected records: its rows are numbered among all its
-        records, and each reject is a row of its own. Else the file is refused whole,
-        `ambiguous_records`, and its rows go with the stale ones. A build with no such file
+        other than the scan's count. The loader's own code (agent_scoring_locate_rejects:
+        agent_scoring.loader.land.locate_read_rejects) counts its records with the csv
+        module, locates each reject, and says how to number the rows or why the file is
+        refused. As many as DuckDB's parsed and rejected records: its rows are numbered
+        among all its records, and each reject is a row of its own. Else the file is refused
+        whole, `ambiguous_records`, and its rows go with the stale ones. A build with no such file
         counts the rows of the files it read, and does nothing else. -#}
     {%- if execute and this is not none -%}
     {%- set rejects, scans = direct_rejects_tables() -%}
@@ -269,9 +271,10 @@
     with located as (
         select
             *,
-            from_json(agent_scoring_locate_rejects(source_path, found),
+            from_json(agent_scoring_locate_rejects(source_path, found, parsed_records),
                 '{"records": "BIGINT", "rejects": [{"record_no": "BIGINT", "line_no": "BIGINT",
-                  "error_type": "VARCHAR", "error_message": "VARCHAR", "csv_line": "VARCHAR"}]}'
+                  "error_type": "VARCHAR", "error_message": "VARCHAR", "csv_line": "VARCHAR"}],
+                  "parsed_before": ["BIGINT"], "problem": "VARCHAR"}'
             ) as checked
         from stg_exports__read_faults
     )
@@ -280,24 +283,20 @@
         * exclude (checked),
         checked.records as csv_records,
         checked.rejects as rejects,
-        checked.records <> parsed_records + len(checked.rejects) as ambiguous
+        checked.parsed_before as parsed_before,
+        checked.problem as problem,
+        checked.problem is not null as ambiguous
     from located;
 
+    {#- as the loader numbers the rows of a file it lands (land_rejects) -#}
     update {{ this }} as rows
     set record_no = rows.record_no - 1 + coalesce(list_position(list_transform(
         settled.parsed_before, lambda before: before >= rows.record_no), true),
         len(settled.parsed_before) + 1)
-    from (
-        select
-            file_fingerprint,
-            list_transform(
-                list_sort(list_filter(list_transform(rejects, lambda r: r.record_no),
-                                      lambda n: n is not null)),
-                lambda n, k: n - k) as parsed_before
-        from stg_exports__read_settled
-        where not ambiguous and len(rejects) > 0
-    ) as settled
-    where rows.file_fingerprint = settled.file_fingerprint;
+    from stg_exports__read_settled as settled
+    where rows.file_fingerprint = settled.file_fingerprint
+        and not settled.ambiguous
+        and len(settled.parsed_before) > 0;
 
     insert into {{ this }} by name
     select * from (
@@ -328,12 +327,7 @@
         record_count = settled.csv_records,
         parsed_records = settled.parsed_records,
         problem_code = case when settled.ambiguous then 'ambiguous_records' end,
-        problem = case when settled.ambiguous then
-            'records are ambiguous: the csv module reads ' || settled.csv_records
-            || ' records but DuckDB ' || (settled.parsed_records + len(settled.rejects))
-            || coalesce(' (first unparsable record on line ' || settled.rejects[1].line_no || ')', '')
-            || ': a quote that never closes? fix the quoting and export again'
-        end
+        problem = settled.problem
     from stg_exports__read_settled as settled
     where files.source_file = settled.source_file
     {%- endif %}

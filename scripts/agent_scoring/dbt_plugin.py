@@ -22,8 +22,8 @@ LOCATE_REJECTS = "agent_scoring_locate_rejects"
 
 class Plugin(BasePlugin):
     def configure_connection(self, conn: duckdb.DuckDBPyConnection) -> None:
-        conn.create_function(LOCATE_REJECTS, locate_read_rejects, ["VARCHAR", "VARCHAR"],
-                             "VARCHAR", side_effects=True)
+        conn.create_function(LOCATE_REJECTS, locate_read_rejects,
+                             ["VARCHAR", "VARCHAR", "BIGINT"], "VARCHAR", side_effects=True)
 
     def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
         if not creds.path or creds.path == ":memory:":

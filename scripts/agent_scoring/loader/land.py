@@ -311,35 +311,52 @@ def reject_entries(found: list[tuple]) -> dict[int, dict]:
     return rejects
 
 
-def locate_read_rejects(read_path: str, found: str) -> str:
+def locate_read_rejects(read_path: str, found: str, parsed: int) -> str:
     """For stg_exports__rows, of a file it read in place (a DuckDB function, registered by
-    agent_scoring.dbt_plugin): the csv module's record count and each reject of `found`
-    (DuckDB's rejects as JSON, in line order) with its record and line number, as JSON."""
+    agent_scoring.dbt_plugin), what land_file finds of a file it lands, as JSON: the csv
+    module's record count, each reject of `found` (DuckDB's rejects as JSON, in line order)
+    with its record and line number, parsed_before() of them, and ambiguous_problem() when
+    the count is not `parsed` and the rejects."""
     rejects = reject_entries([
         (entry["line"], entry["line_byte_position"], entry["error_type"],
          entry["error_message"], entry["csv_line"]) for entry in json.loads(found)])
     records = count_records(read_path, rejects)
-    return json.dumps({"records": records, "rejects": locate_rejects(read_path, rejects)},
-                      ensure_ascii=False)
+    located = locate_rejects(read_path, rejects)
+    read = parsed + len(located)
+    return json.dumps({
+        "records": records, "rejects": located, "parsed_before": parsed_before(located),
+        "problem": None if records == read else ambiguous_problem(records, read, located),
+    }, ensure_ascii=False)
+
+
+def ambiguous_problem(records: int, read: int, located: list[dict]) -> str:
+    """Why a file whose records the csv module and DuckDB (`read`: parsed and rejected)
+    count differently is refused."""
+    where = f" (first unparsable record on line {located[0]['line_no']})" if located else ""
+    return (f"records are ambiguous: the csv module reads {records} records but DuckDB "
+            f"{read}{where}: a quote that never closes? fix the quoting and export again")
+
+
+def parsed_before(rejects: list[dict]) -> list[int]:
+    """After parsed_before[k] parsed records, k records had been skipped (1-based k), so the
+    first k whose parsed_before reaches a row's parsed number tells how many came before it
+    (the number the row gets among all the file's records: land_rejects)."""
+    skipped = sorted(r["record_no"] for r in rejects if r["record_no"] is not None)
+    return [no - k for k, no in enumerate(skipped, start=1)]
 
 
 def land_rejects(
     con: duckdb.DuckDBPyConnection, agent: str, source_file: str, version: str,
     rejects: list[dict],
 ) -> None:
-    """Number the parsed rows in the file (the rejects before them count too) and land the
-    rejects as rows of their own.
-
-    After parsed_before[k] parsed records, k records had been skipped (1-based k), so the
-    first k whose parsed_before reaches a row's parsed number tells how many came before it.
-    """
-    skipped = sorted(r["record_no"] for r in rejects if r["record_no"] is not None)
-    if skipped:
-        parsed_before = [no - k for k, no in enumerate(skipped, start=1)]
+    """Number the parsed rows in the file (the rejects before them count too: parsed_before)
+    and land the rejects as rows of their own."""
+    before = parsed_before(rejects)
+    if before:
         con.execute(
             "update raw.export_rows set record_no = record_no - 1 + coalesce(list_position("
-            f"list_transform({parsed_before}::bigint[], lambda b: b >= record_no), true), "
-            f"{len(parsed_before) + 1}) where source_file = ?",
+            f"list_transform({before}::bigint[], lambda b: b >= record_no), true), "
+            f"{len(before) + 1}) where source_file = ?",
             [source_file],
         )
     insert_rejects(con, agent, source_file, version, rejects)
@@ -470,14 +487,9 @@ def land_file(
         found.problem_code = "unreadable_csv"
         found.problem = f"DuckDB cannot read it as CSV ({failure}); re-save it as CSV UTF-8"
         return None, None
-    first_bad = locate_rejects(found.read_path, check.rejects)
-    where = f" (first unparsable record on line {first_bad[0]['line_no']})" if first_bad else ""
     found.problem_code = "ambiguous_records"
-    found.problem = (
-        f"records are ambiguous: the csv module reads {check.records} records but DuckDB "
-        f"{check.parsed + len(check.rejects)}{where}: a quote that never closes? "
-        "fix the quoting and export again"
-    )
+    found.problem = ambiguous_problem(check.records, check.parsed + len(check.rejects),
+                                      locate_rejects(found.read_path, check.rejects))
     return check.records, check.parsed
 
 
