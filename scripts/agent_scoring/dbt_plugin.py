@@ -3,10 +3,12 @@ so a warehouse another process holds, or one that is not a DuckDB file, fails `d
 one line instead of dbt's traceback (dbt retries the open while rolling back, and prints
 the second failure with its stack). It also gives the warehouse connection the loader's
 function that stg_exports__rows asks of an export it read in place with a rejected record
-(macro settle_direct_reads)."""
+(macro settle_direct_reads), and spares dbt's process a garbage collector that walks its
+whole parsed project again and again (Plugin.initialize)."""
 
 from __future__ import annotations
 
+import gc
 import os
 from typing import Any
 
@@ -21,6 +23,13 @@ LOCATE_REJECTS = "agent_scoring_locate_rejects"
 
 
 class Plugin(BasePlugin):
+    def initialize(self, plugin_config: dict[str, Any]) -> None:
+        # dbt-duckdb loads its plugins after dbt has parsed the project. The objects of the
+        # parse live until dbt exits, and each full collection walked them all again (about
+        # 1 s of a build). Frozen, the collector skips them; new objects are collected as
+        # before. A clean build with no exports: 11.5 -> 10.3 s (docs/builds.md).
+        gc.freeze()
+
     def configure_connection(self, conn: duckdb.DuckDBPyConnection) -> None:
         conn.create_function(LOCATE_REJECTS, locate_read_rejects,
                              ["VARCHAR", "VARCHAR", "BIGINT"], "VARCHAR", side_effects=True)
