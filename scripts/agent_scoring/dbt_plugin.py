@@ -27,7 +27,11 @@ class Plugin(BasePlugin):
         # dbt-duckdb loads its plugins after dbt has parsed the project. The objects of the
         # parse live until dbt exits, and each full collection walked them all again (about
         # 1 s of a build). Frozen, the collector skips them; new objects are collected as
-        # before. A clean build with no exports: 11.5 -> 10.3 s (docs/builds.md).
+        # before. A clean build with no exports: 11.5 -> 10.3 s (docs/builds.md). One
+        # collection first, of what an earlier build in this process froze too (dbt run as
+        # a library, as the tests do): frozen garbage in a cycle would never be freed.
+        gc.unfreeze()
+        gc.collect()
         gc.freeze()
 
     def configure_connection(self, conn: duckdb.DuckDBPyConnection) -> None:
