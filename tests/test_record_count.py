@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 
+import numpy as np
 import pytest
 import xxhash
 from agent_scoring import record_count
@@ -115,3 +116,38 @@ def test_the_newline_flag_says_whether_records_end_in_both_crlf_and_lf(
     lone_cr = text.count("\r") != text.count("\r\n")
     assert record_count.scan_file(str(path), 1000).odd_newlines == (
         len(endings) == 2 or lone_cr)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 1200), st.integers(0, 4)),
+                      min_size=1, max_size=8),
+       max_fields=st.sampled_from([1, 40, 999, 1000]), in_quotes=st.integers(0, 1),
+       seed=st.integers(0, 2**32 - 1))
+# whole blocks of nothing but commas: the most a block's byte sums reach
+@example(lines=[(0, 4100, 0)], max_fields=1000, in_quotes=0, seed=0)
+def test_the_wide_check_over_many_blocks_counts_only_separators_outside_quotes(
+    lines, max_fields, in_quotes, seed
+):
+    """Lines of up to a few kB cross the blocks the check bounds a line's commas by; quotes
+    decide which commas separate fields. The check agrees with counting byte by byte."""
+    rng = np.random.default_rng(seed)
+    text = bytearray()
+    for letters, commas, quotes in lines:
+        line = bytearray(b"a" * letters + b"," * commas + b'"' * quotes)
+        rng.shuffle(line)
+        text += line + b"\n"
+    data = np.frombuffer(bytes(text), np.uint8)
+    found = np.empty(len(data), bool)
+    starts, ends, before, _ = record_count._line_states(data, in_quotes, found)
+
+    def separators(line: int) -> int:
+        quoted, count = bool(before[line]), 0
+        for byte in bytes(text[starts[line]:ends[line]]):
+            if byte == ord('"'):
+                quoted = not quoted
+            elif byte == ord(",") and not quoted:
+                count += 1
+        return count
+
+    expected = any(separators(line) >= max_fields for line in range(len(starts)))
+    assert record_count._any_wide(data, starts, ends, before, max_fields, found) == expected
