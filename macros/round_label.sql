@@ -8,10 +8,15 @@
 {%- endmacro %}
 
 {% macro duckdb__round_label_text(label) -%}
-    regexp_replace(
-        translate({{ label }}, '０１２３４５６７８９／', '0123456789/'),
-        '[\s\p{Zs}\x{FEFF}]+', '', 'g'
-    )
+    {#- a label already like 1/1 (most are) is left as it is: translate() of every label took
+        0.3 s of CPU per million rows, each time a model read the rounds -#}
+    case
+        when regexp_full_match({{ label }}, '[0-9]+/[0-9]+') then {{ label }}
+        else regexp_replace(
+            translate({{ label }}, '０１２３４５６７８９／', '0123456789/'),
+            '[\s\p{Zs}\x{FEFF}]+', '', 'g'
+        )
+    end
 {%- endmacro %}
 
 {% macro spark__round_label_text(label) -%}
