@@ -191,7 +191,10 @@ def test_a_damaged_warehouse_says_so_in_one_line_on_reports_and_on_build(project
     work, inputs = project
     db = work / "damaged.duckdb"
     shutil.copy(work / "w.duckdb", db)
-    damage(db, "int_plan_agent__item_scores")  # what the item_scores view reads
+    # what the item_scores view reads (the build, compare and check read it), and a mart the
+    # report reads
+    damage(db, "int_plan_agent__item_scores")
+    damage(db, "category_failures")
     advice = ("delete it and run `dbt build`, which rebuilds everything from the exports in "
               "the input folder")
     result = score_report("--db", str(db), "--out", str(work / "damaged-reports"))

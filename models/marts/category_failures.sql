@@ -1,7 +1,8 @@
-{{ config(materialized='view') }}
+{{ config_incremental_by_file('item_scores') }}
 -- Per agent, file and 카테고리: how its items fail - errors, empty replies, totals below
 -- var('fail_total_below') - and the most frequent error pattern (digits folded to N), as
--- the team's platform groups its failure patterns.
+-- the team's platform groups its failure patterns. Stored per file as its items change: as
+-- a view, each read (the report, its test) grouped every item again.
 
 with items as (
     select
@@ -14,6 +15,7 @@ with items as (
             when total_score < {{ var('fail_total_below') }} then '(종합 점수 미달)'
         end as failure_pattern
     from {{ ref('item_scores') }}
+    where {{ new_file_versions() }}
 ),
 
 patterns as (
@@ -37,16 +39,23 @@ top_patterns as (
 select
     items.agent,
     items.source_file,
+    items.file_fingerprint,
     items.category_name as category,
     count(*) as item_count,
     count(*) filter (where items.status = 'error') as error_count,
     count(*) filter (where items.status = 'empty') as empty_count,
     count(*) filter (where items.total_score < {{ var('fail_total_below') }}) as fail_count,
-    avg(items.total_score) as total_score,
+    -- summed exactly: a stored mean must not depend on the order its rows were met in
+    {{ mean_score("items.total_score") }} as total_score,
     top_patterns.failure_pattern as top_failure_pattern
 from items
 left join top_patterns
     on top_patterns.agent = items.agent
     and top_patterns.source_file = items.source_file
     and top_patterns.category_name = items.category_name
-group by items.agent, items.source_file, items.category_name, top_patterns.failure_pattern
+group by
+    items.agent,
+    items.source_file,
+    items.file_fingerprint,
+    items.category_name,
+    top_patterns.failure_pattern

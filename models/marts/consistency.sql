@@ -1,13 +1,9 @@
 {{ config(materialized='view') }}
 -- Per agent, file and track group: the share of eligible Query IDs whose rounds agree, as
--- 0-5 (SCORING §2.4). A view: a count over the stored per-query verdicts of a file.
+-- 0-5 (SCORING §2.4). A view of the counts stored per file in int_scoring__verdict_figures.
 
-with verdicts as (
-    select * from {{ ref('int_scoring__query_verdicts') }}
-),
-
-counted as (
-    {{ consistency_figures('verdicts') }}
+with counted as (
+    select * from {{ ref('int_scoring__verdict_figures') }}
 )
 
 select

@@ -2,22 +2,15 @@
 -- Set (세트) figures: the mean of the round figures (SCORING §2.6), never a weighted total;
 -- consistency and how queries fare over repeated rounds (pass@k, pass^k, flaky); 95%
 -- intervals (macros/confidence.sql).
--- A view: a mean over the few stored round rows of a file.
+-- A view: a mean over the few stored round rows of a file, and its stored verdict counts.
 
 with rounds as (
     select * from {{ ref('int_scoring__round_figures') }}
 ),
 
-verdicts as (
-    select * from {{ ref('int_scoring__query_verdicts') }}
-),
-
-consistency as (
-    {{ consistency_figures('verdicts') }}
-),
-
-repeats as (
-    {{ repeat_figures('verdicts') }}
+verdict_figures as (
+    -- consistency and repeats, counted per file from the verdicts
+    select * from {{ ref('int_scoring__verdict_figures') }}
 ),
 
 sets as (
@@ -60,31 +53,27 @@ select
     sets.mean_response_time_sec,
     {{ speed_points('sets.mean_response_time_sec', 'sets.speed_rubric') }} as speed_points,
     sets.item_speed_points_mean,
-    consistency.consistency_score,
-    repeats.pass_k,
-    repeats.pass_k_query_count,
-    repeats.pass_any_round_rate,
-    repeats.pass_all_rounds_rate,
-    coalesce(repeats.flaky_query_count, 0) as flaky_query_count,
-    coalesce(repeats.fewer_rounds_query_count, 0) as fewer_rounds_query_count,
+    verdict_figures.consistency_score,
+    verdict_figures.pass_k,
+    verdict_figures.pass_k_query_count,
+    verdict_figures.pass_any_round_rate,
+    verdict_figures.pass_all_rounds_rate,
+    coalesce(verdict_figures.flaky_query_count, 0) as flaky_query_count,
+    coalesce(verdict_figures.fewer_rounds_query_count, 0) as fewer_rounds_query_count,
     {{ figure_intervals('sets', 'errors') }},
-    {{ wilson_ci('consistency.consistency_score / 5', 'consistency.eligible_queries', 'low', 5) }}
+    {{ wilson_ci('verdict_figures.consistency_score / 5', 'verdict_figures.eligible_queries', 'low', 5) }}
         as consistency_score_ci_low,
-    {{ wilson_ci('consistency.consistency_score / 5', 'consistency.eligible_queries', 'high', 5) }}
+    {{ wilson_ci('verdict_figures.consistency_score / 5', 'verdict_figures.eligible_queries', 'high', 5) }}
         as consistency_score_ci_high,
     {%- for rate in ['pass_any_round_rate', 'pass_all_rounds_rate'] %}
-    {{ wilson_ci('repeats.' ~ rate, 'repeats.pass_k_query_count', 'low') }} as {{ rate }}_ci_low,
-    {{ wilson_ci('repeats.' ~ rate, 'repeats.pass_k_query_count', 'high') }} as {{ rate }}_ci_high{{ ',' if not loop.last }}
+    {{ wilson_ci('verdict_figures.' ~ rate, 'verdict_figures.pass_k_query_count', 'low') }} as {{ rate }}_ci_low,
+    {{ wilson_ci('verdict_figures.' ~ rate, 'verdict_figures.pass_k_query_count', 'high') }} as {{ rate }}_ci_high{{ ',' if not loop.last }}
     {%- endfor %}
 from sets
-left join consistency
-    on consistency.agent = sets.agent
-    and consistency.source_file = sets.source_file
-    and consistency.track = sets.track
-left join repeats
-    on repeats.agent = sets.agent
-    and repeats.source_file = sets.source_file
-    and repeats.track = sets.track
+left join verdict_figures
+    on verdict_figures.agent = sets.agent
+    and verdict_figures.source_file = sets.source_file
+    and verdict_figures.track = sets.track
 left join {{ ref('int_scoring__figure_errors') }} as errors
     on errors.scope = 'set'
     and errors.agent = sets.agent
