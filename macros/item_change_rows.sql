@@ -23,7 +23,7 @@
         select pairs.*, 'base' as side, pairs.base_file as source_file from pairs
     ),
 
-    side_rows as (
+    side_rows as {{ not_materialized() }} (
         select
             sides.agent,
             sides.head_file,

@@ -4,7 +4,7 @@
 -- the team's platform groups its failure patterns. Stored per file as its items change: as
 -- a view, each read (the report, its test) grouped every item again.
 
-with items as (
+with items as {{ not_materialized() }} (
     select
         *,
         coalesce(category, '(없음)') as category_name,

@@ -5,7 +5,7 @@
 -- Stored per file as its items change (as a view, each read aggregated every item).
 {%- set rubrics = var('speed_rubrics').keys() | list %}
 
-with items as (
+with items as {{ not_materialized() }} (
     select * from {{ ref('item_scores') }}
     where {{ new_file_versions() }}
 ),

@@ -12,7 +12,7 @@ with files as (
     where {{ new_file_versions() }}
 ),
 
-records as (
+records as {{ not_materialized() }} (
     select source_file, record_no, trim(item_id) as item_key
     from {{ ref('stg_exports__rows') }}
     where reject_code is null and {{ new_file_versions() }}

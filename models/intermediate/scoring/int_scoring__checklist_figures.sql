@@ -4,7 +4,7 @@
 -- also compares a file with the runs before it) reads one small row per file.
 {%- set limits = var('ops_checklist') %}
 
-with items as (
+with items as {{ not_materialized() }} (
     select * from {{ ref('item_scores') }}
     where {{ new_file_versions() }}
 ),

@@ -3,7 +3,7 @@
 -- round_scores and set_scores turn them into 95% intervals. Computed per source file as
 -- its item rows change.
 
-with items as (
+with items as {{ not_materialized() }} (
     -- a file by one integer, file_key(), where the items are grouped; its names come back
     -- from `files` at the end
     select
@@ -21,7 +21,7 @@ item_groups as (
     {{ item_groups('items') }}
 ),
 
-clustered as (
+clustered as {{ not_materialized() }} (
     select
         file_key,
         track_group as track,

@@ -2,7 +2,7 @@
 -- query_consistency, computed per source file as its item rows change (query_consistency
 -- is a view of this table).
 
-with items as (
+with items as {{ not_materialized() }} (
     -- a file by one integer, file_key(), where the rounds and queries are grouped (a million
     -- items: 2.8 -> 1.6 s of CPU); its names come back from `files` at the end
     select

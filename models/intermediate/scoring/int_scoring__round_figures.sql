@@ -2,7 +2,7 @@
 -- round_scores, computed per source file as its item rows change (round_scores is a view
 -- of this table).
 
-with items as (
+with items as {{ not_materialized() }} (
     -- a file by one integer, file_key(), where its rounds are grouped; its names come back
     -- from `files` at the end
     select

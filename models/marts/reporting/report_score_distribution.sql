@@ -5,7 +5,7 @@
 -- tracked items of the tracks scored on each speed rubric (the resume report's
 -- "Track 1 + Track 2 (단일)").
 
-with items as (
+with items as {{ not_materialized() }} (
     select * from {{ ref('item_scores') }}
     where {{ new_file_versions() }}
 ),
