@@ -4,13 +4,13 @@
 -- its stored verdicts. The consistency and set_scores marts read these few rows: as views
 -- over the verdicts, every read counted them all again (1M items: 500k verdicts).
 
-with verdicts as (
+with verdicts as {{ not_materialized() }} (
     select * from {{ ref('int_scoring__query_verdicts') }}
     where {{ new_file_versions() }}
 ),
 
 files as (
-    select distinct agent, source_file, file_fingerprint from verdicts
+    {{ file_names(ref('int_scoring__query_verdicts'), new_file_versions()) }}
 ),
 
 consistency as (
