@@ -2,8 +2,8 @@
     {#-
         md5 of everything a score can depend on: the body of every macro and the code of
         every model of this project, every seed's content (dbt's checksum of the file) and
-        every var but where the files are and how many bytes staging keeps as it reads them
-        (direct_read_buffer_bytes changes no row). Any edit to one of them gives a new
+        every var but where the files are and how staging reads them (direct_read_buffer_bytes
+        and direct_read_groups change no row). Any edit to one of them gives a new
         digest, so the next plain `dbt build` scores every row again: a rule is never
         half-applied.
         Deliberately coarse: a per-model digest would have to follow adapter.dispatch and
@@ -33,8 +33,8 @@
 
 {% macro rule_vars() -%}
     {#- The vars a score can depend on: every var of dbt_project.yml but the file locations,
-        the evaluator's settings and direct_read_buffer_bytes (tests/test_rule_edits.py holds
-        this list to the file). -#}
+        the evaluator's settings, direct_read_buffer_bytes and direct_read_groups
+        (tests/test_rule_edits.py holds this list to the file). -#}
     {{ return(['engines_without_constraints', 'pass_ratio_bands', 'speed_rubrics',
                'speed_rubric_names', 'consistency_pass_score', 'fail_total_below',
                'ops_checklist', 'run_pairs', 'run_pair_min_shared_share',

@@ -4,7 +4,10 @@ landing its rows gave. The same inputs, the
 bundled samples and the bad-input corpus, are built twice: once as `dbt build` does by
 default, once with every row landed first (as for the Parquet copy of the Spark target).
 The first keeps the rows it reads before parsing them (their bytes are under
-direct_read_buffer_bytes), the second parses as it reads: that changes no row either."""
+direct_read_buffer_bytes), the second parses as it reads: that changes no row either.
+Staging reads several exports in one read_csv (direct_read_groups), so faulty ones sit
+before others in a read: their rows, rejects and the numbers of the rows after them must
+come out as a read of each file alone gives them."""
 
 from __future__ import annotations
 
@@ -50,6 +53,15 @@ def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_pa
     build(tmp_path, inputs, *extra, db="landed.duckdb")
     compiled = {name: staging_sql(tmp_path / name) for name in ("direct", "landed")}
     assert "with fresh as materialized (" in compiled["direct"]
+    # fewer reads than exports read in place: some reads hold several
+    reads = compiled["direct"].count("from read_csv(")
+    assert 3 <= reads <= 8, reads
+    # ... and the file whose last quote never closes is not the last of its read
+    listed = next(part.split("with ordinality")[0]
+                  for part in compiled["direct"].split("from read_csv(")
+                  if "plan_agent_cut_off.csv" in part.split("with ordinality")[0])
+    assert listed.index("plan_agent_cut_off.csv") < listed.index(
+        "plan_agent_duplicate_item_ids.csv")
     assert "materialized" not in compiled["landed"]
     # the landed exports' bytes count too: room for the exports read in place alone is not
     # enough
@@ -70,8 +82,11 @@ def test_a_build_reading_exports_in_place_equals_one_that_lands_every_row(tmp_pa
             "select source_file, (read_by, problem_code) from raw.export_files "
             "where source_file in ('plan_agent_lf_unterminated.csv', "
             "'plan_agent_lf_space_quote.csv', 'plan_agent_lf_mid_quote.csv', "
-            "'plan_agent_blank_lines.csv', 'plan_agent_ragged_rows.csv')").fetchall())
+            "'plan_agent_blank_lines.csv', 'plan_agent_ragged_rows.csv', "
+            "'plan_agent_cut_off.csv')").fetchall())
         assert settled == {
+            # its last quote never closes: a read of several files loses that reject
+            "plan_agent_cut_off.csv": ("staging", None),
             "plan_agent_lf_mid_quote.csv": ("staging", None),
             "plan_agent_lf_unterminated.csv": ("staging", None),
             "plan_agent_lf_space_quote.csv": ("staging", "ambiguous_records"),
