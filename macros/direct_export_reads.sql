@@ -229,9 +229,13 @@
 {%- endmacro %}
 
 
-{% macro rejects_found(rejects, scans, stored=true) -%}
+{% macro rejects_found(rejects, scans) -%}
     {#- (source_path, its rejects as JSON) of each file with rejects in DuckDB's rejects
-        tables `rejects` and `scans` (none when not `stored`) -#}
+        tables `rejects` and `scans` (none while DuckDB has not made them: no read rejected a
+        record) -#}
+    {%- set stored = run_query(
+        "select count(*) from duckdb_tables() where temporary and table_name in ('"
+        ~ rejects ~ "', '" ~ scans ~ "')").rows[0][0] == 2 -%}
     {%- if stored %}
     select
         scans.file_path as source_path,
@@ -278,16 +282,13 @@
                                      export_text_columns() + ['raw_json', 'extra_columns'],
                                      alone)) -%}
         {%- endfor -%}
-        {%- set stored = run_query(
-            "select count(*) from duckdb_tables() where temporary and table_name in ('"
-            ~ alone[0] ~ "', '" ~ alone[1] ~ "')").rows[0][0] == 2 -%}
         {%- set update_sql -%}
         update stg_exports__read_faults as faults
         set found = coalesce(read_alone.found, '[]')
         from (
             select listed.source_path, rejected.found
             from (select unnest([{{ paths | join(', ') }}]) as source_path) as listed
-            left join ({{ rejects_found(alone[0], alone[1], stored) }}) as rejected
+            left join ({{ rejects_found(alone[0], alone[1]) }}) as rejected
                 on rejected.source_path = listed.source_path
         ) as read_alone
         where faults.source_path = read_alone.source_path
@@ -342,9 +343,6 @@
         counts the rows of the files it read, and does nothing else. -#}
     {%- if execute and this is not none -%}
     {%- set rejects, scans = direct_rejects_tables() -%}
-    {%- set stored = run_query(
-        "select count(*) from duckdb_tables() where temporary and table_name in ('"
-        ~ rejects ~ "', '" ~ scans ~ "')").rows[0][0] == 2 -%}
     {%- set faults_sql -%}
     create or replace temp table stg_exports__read_faults as
     with reads as (
@@ -359,7 +357,7 @@
     ),
 
     rejected as (
-        {{ rejects_found(rejects, scans, stored) }}
+        {{ rejects_found(rejects, scans) }}
     )
 
     select
