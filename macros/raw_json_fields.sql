@@ -131,7 +131,8 @@
     {{ raw_fields }}.responseTimeSec as response_time_json,
     {{ raw_fields }}.error as raw_error_json,
     len({{ raw_fields }}.executionProcesses)::ubigint as execution_count,
-    len({{ raw_fields }}.worker)::ubigint as worker_count
+    len({{ raw_fields }}.worker)::ubigint as worker_count,
+    {{ raw_reply(raw_json) }} as raw_reply
 {%- endmacro %}
 
 {% macro spark__raw_json_columns(raw_json, raw_json_type, raw_fields) -%}
@@ -147,7 +148,8 @@
     case when not is_variant_null({{ raw_fields }}[3]) then {{ raw_fields }}[3] end
         as raw_error_json,
     {{ spark_json_array_size(raw_fields ~ '[4]') }} as execution_count,
-    {{ spark_json_array_size(raw_fields ~ '[5]') }} as worker_count
+    {{ spark_json_array_size(raw_fields ~ '[5]') }} as worker_count,
+    {{ raw_reply(raw_json) }} as raw_reply
 {%- endmacro %}
 
 {% macro raw_json_problem(raw_json, raw_json_type, source_file='source_file') -%}
@@ -301,6 +303,13 @@
     {{ return([
         'raw_json_is_missing', 'raw_json_is_valid', 'raw_json_chars', 'raw_json_problem',
         'assistant_message', 'ui_values', 'response_time_json', 'raw_error_json',
-        'execution_count', 'worker_count',
+        'execution_count', 'worker_count', 'raw_reply',
     ]) }}
 {% endmacro %}
+
+{% macro raw_reply(raw_json, record_no='record_no') -%}
+    {#- The Raw JSON text as exported, for the run browser's item pages (score-report site):
+        kept for the first var('site_replies_per_file') records of each file, so a file of
+        the team's size keeps every reply and a 100k-row file does not store gigabytes. -#}
+    case when {{ record_no }} <= {{ var('site_replies_per_file') }} then {{ raw_json }} end
+{%- endmacro %}

@@ -276,3 +276,25 @@ def test_dbt_floor_project_has_one_trivial_view_per_node(tmp_path):
     command = floor_command("dbt", root, "-s", "v_1")
     assert command[:4] == ["dbt", "run", "-s", "v_1"]
     assert command[command.index("--project-dir") + 1] == str(root)
+
+
+def test_the_site_is_judged_against_the_clean_build_and_its_largest_file():
+    """`score-report site`: at most 15% of the clean build (judged from 100k rows, shown
+    below), and no file it writes past 2 MB."""
+    from agent_bench.measure import Measured
+    from agent_bench.results import SITE_STEP, SiteRun, SizeResult, Step, size_targets
+    from agent_bench.runbrowser import SiteFiles
+
+    def site_targets(rows: int, site_s: float, largest: int) -> list[tuple[str, bool | None]]:
+        steps = [Step(name, rows, runs=[Measured(wall, 1.0, 0, Path("log"))])
+                 for name, wall in (("dbt build, clean", 40.0), (SITE_STEP, site_s))]
+        files = SiteFiles(3, largest + 2, "runs/a/b/index.html", largest, "runs/a/b/index.html")
+        result = SizeResult(rows=rows, files=[], differences=None, compared_groups=0,
+                            db_bytes=0, failures=[], steps=steps, site=SiteRun(files))
+        return [(t.figure, t.holds) for t in size_targets(result)
+                if t.name.startswith(("site", "largest site"))]
+
+    assert site_targets(100_000, 4.0, 2**20) == [
+        ("4.00 s / 40.00 s = 10.0%", True), ("runs/a/b/index.html (1,024 kB)", True)]
+    assert [holds for _, holds in site_targets(100_000, 8.0, 3 * 2**20)] == [False, False]
+    assert site_targets(1_000, 8.0, 2**20)[0][1] is None

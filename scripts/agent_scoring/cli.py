@@ -394,6 +394,58 @@ def check(agents, head, base, db_path, thresholds, output, **options) -> None:
         raise SystemExit(1)
 
 
+@main.command()
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("site"), show_default=True, help="Directory for the site.")
+@DB_OPTION
+@click.option("--agent", "agents", multiple=True,
+              help="Only this agent (repeatable), e.g. plan_agent; default: every agent.")
+@click.option("--serve", is_flag=True, help="Then serve it on 127.0.0.1 until Ctrl-C.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="With --serve: the port (0: any free port).")
+def site(out_dir: Path, db_path: Path | None, agents: tuple[str, ...], serve: bool,
+         port: int) -> None:
+    """Write the run browser: static pages of every run, item and comparison (docs/site.md).
+
+    Opens from file:// or any web server; --serve serves it on 127.0.0.1."""
+    from agent_scoring.site.build import build
+
+    path = db_path or default_db_path()
+    try:
+        with open_warehouse(path) as con, damage_reported(path):
+            require_tables(con, path, ["agents", "runs", "report_site_items",
+                                       "report_site_checks"])
+            try:
+                written = build(con, out_dir, agents, echo=click.echo)
+            except LookupError as exc:
+                raise click.BadParameter(str(exc), param_hint="--agent") from exc
+            except (FileExistsError, OSError) as exc:
+                raise click.ClickException(str(exc)) from exc
+            refused = refused_files(con, agents)
+    except WarehouseError as exc:
+        raise click.ClickException(str(exc)) from exc
+    largest, size = written.largest()
+    click.echo(f"{out_dir}/index.html: {len(written.runs)} runs, {len(written.written)} files, "
+               f"largest {largest} ({size / 1024:.0f} kB)")
+    say_refused(refused)
+    if written.failed:
+        raise click.ClickException(f"{len(written.failed)} run page(s) failed: "
+                                   f"{', '.join(written.failed)}; the others were written")
+    if serve:
+        from agent_scoring.site.serve import server
+
+        httpd = server(out_dir, port)
+        click.echo(f"serving http://127.0.0.1:{httpd.server_address[1]}/ (Ctrl-C stops)")
+        try:
+            httpd.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            httpd.server_close()
+    if refused:
+        raise refused_error(refused)
+
+
 @main.command("spark-copy")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("spark_copy.duckdb"), show_default=True,

@@ -58,6 +58,9 @@ def parse_sizes(text: str) -> list[int]:
                    "file is removed and the warehouse rebuilt (not timed).")
 @click.option("--python/--no-python", "run_python", default=True, show_default=True,
               help="Time the pure-Python scorer and compare its figures.")
+@click.option("--site/--no-site", "run_site", default=True, show_default=True,
+              help="Time `score-report site` on the clean build's warehouse (files, largest "
+                   "file) and the first render of its largest run page in headless Chromium.")
 @click.option("--python-max-rows", type=int, default=10_000_000, show_default=True,
               help="Skip the pure-Python scorer above this many rows.")
 @click.option("--fault-share", type=float, default=0.05, show_default=True,
@@ -96,6 +99,7 @@ def main(
     repeat: int,
     added_file_pairs: int,
     run_python: bool,
+    run_site: bool,
     python_max_rows: int,
     fault_share: float,
     seed: int,
@@ -116,9 +120,10 @@ def main(
     Fixed cost: interleaved pairs on the bundled samples, `dbt run -s speed_bands` then a
     no-change `dbt build` + `score-report`. For each size: the narrow and the full floor
     (one DuckDB query each over the same files), a pure-Python scorer (reference and
-    cross-check), a clean `dbt build` + `score-report`, the same with no input files, a build
-    after one more file arrives and a build with no new files; wall time, peak RSS, the ratio
-    to the full floor, and each target with its verdict.
+    cross-check), a clean `dbt build` + `score-report` then `score-report site` (its files and
+    the first render of its largest run page in headless Chromium), the same build + report
+    with no input files, a build after one more file arrives and a build with no new files;
+    wall time, peak RSS, the ratio to the full floor, and each target with its verdict.
 
     \b
     Subcommands: `check FILE...` (same figures on given exports), `generate DIR`.
@@ -146,6 +151,7 @@ def main(
         threads=threads,
         top=top,
         fixed_cost_pairs=fixed_cost_pairs,
+        site=run_site,
     )
     root = workdir or Path(tempfile.mkdtemp(prefix="agent-scoring-bench-"))
     results = []
@@ -220,6 +226,7 @@ def _write_json(
             "extra_rows": settings.extra_rows,
             "repeat": settings.repeat,
             "added_file_pairs": settings.added_file_pairs,
+            "site": settings.site,
             "seed": settings.seed,
             "template": str(settings.template),
             "exclude": list(settings.exclude),

@@ -6,10 +6,12 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from agent_bench.generate import GeneratedFile
 from agent_bench.measure import DbtTimings, Measured
+from agent_bench.runbrowser import SiteFiles
 
 # the targets of issue 41
 # (no-change build + report) / `dbt run -s speed_bands`, over dbt's own floor: as many trivial
@@ -22,6 +24,11 @@ ADDED_FILE_MAX_EXTRA_S = 2.0  # build after one more file vs the no-change build
 DATA_COST_FROM_ROWS = 100_000  # below, fixed costs dominate the difference: figure only
 RACE_MIN_SPEEDUP = 1.5  # clean build + report vs the plain-Python scorer ...
 RACE_FROM_ROWS = 1_000_000  # ... at a million rows; below (the CI smoke run): figure only
+# the run browser (`score-report site`): its time a share of the clean build's (the goal, judged
+# from DATA_COST_FROM_ROWS), and no file past 2 MB (site/build.py chunks its data for that)
+SITE_GOAL_SHARE = 0.15
+SITE_FILE_MAX_BYTES = 2 * 1024 * 1024
+SITE_STEP = "site (score-report site)"
 
 
 @dataclass
@@ -72,6 +79,35 @@ class Step:
 
 
 @dataclass
+class SiteRun:
+    """`score-report site` on the clean build's warehouse: what it wrote (its last run) and
+    the first render of its largest run page in headless Chromium (one per run)."""
+
+    files: SiteFiles | None = None
+    renders: list[dict[str, Any]] = field(default_factory=list)
+
+    def render_ms(self, key: str) -> float | None:
+        """The median of a render figure over the renders that have it."""
+        values = [r[key] for r in self.renders if r.get(key) is not None]
+        return statistics.median(values) if values else None
+
+    def as_dict(self, site: Step | None, clean: Step | None) -> dict[str, Any]:
+        wall_s = site.wall_s if site is not None and site.runs else None
+        clean_s = clean.wall_s if clean is not None and clean.runs else None
+        return {
+            "wall_s": wall_s,
+            "clean_build_wall_s": clean_s,
+            "ratio_to_clean_build": wall_s / clean_s if wall_s and clean_s else None,
+            **(self.files.as_dict() if self.files else {"files": None}),
+            "first_render": {
+                "dom_content_loaded_ms": self.render_ms("dom_content_loaded_ms"),
+                "items_loaded_ms": self.render_ms("items_loaded_ms"),
+                "runs": self.renders,
+            },
+        }
+
+
+@dataclass
 class SizeResult:
     rows: int
     files: list[GeneratedFile]
@@ -80,6 +116,7 @@ class SizeResult:
     compared_groups: int
     db_bytes: int
     failures: list[str]
+    site: SiteRun | None = None  # None: not measured (--no-site)
 
     @property
     def floor_s(self) -> float | None:
@@ -104,6 +141,8 @@ class SizeResult:
             "differences": self.differences,
             "failures": self.failures,
             "steps": [step.as_dict(self.floor_s) for step in self.steps],
+            "site": self.site.as_dict(self.step(SITE_STEP), self.step("dbt build, clean"))
+            if self.site else None,
             "targets": [target.as_dict() for target in size_targets(self)],
         }
 
@@ -174,6 +213,22 @@ def size_targets(result: SizeResult) -> list[Target]:
             f"+1 file <= no-change build + {ADDED_FILE_MAX_EXTRA_S:.0f} s",
             shown,
             extra_s <= ADDED_FILE_MAX_EXTRA_S,
+        ))
+    site = result.step(SITE_STEP)
+    if _measured(site, clean):
+        share = site.wall_s / clean.wall_s
+        targets.append(Target(
+            f"site <= {SITE_GOAL_SHARE:.0%} of the clean build (goal, at >= "
+            f"{DATA_COST_FROM_ROWS:,} rows)",
+            f"{site.wall_s:.2f} s / {clean.wall_s:.2f} s = {share:.1%}",
+            share <= SITE_GOAL_SHARE if result.rows >= DATA_COST_FROM_ROWS else None,
+        ))
+    if result.site is not None and result.site.files is not None:
+        files = result.site.files
+        targets.append(Target(
+            f"largest site file <= {SITE_FILE_MAX_BYTES / 1024 / 1024:.0f} MB",
+            f"{files.largest} ({files.largest_bytes / 1024:,.0f} kB)",
+            files.largest_bytes <= SITE_FILE_MAX_BYTES,
         ))
     return targets
 
@@ -274,6 +329,7 @@ def format_findings(result: SizeResult, top: int) -> str:
     narrow, full = result.step("floor, narrow"), result.step("floor, full")
     if _measured(narrow, full):
         lines.append(f"floors (query time): narrow {narrow.core_s:.2f} s, full {full.core_s:.2f} s")
+    lines += site_lines(result)
     lines += [target.line() for target in size_targets(result)]
     for name in ("dbt build, clean", "dbt build, +1", "dbt build, no new"):
         step = result.step(name)
@@ -285,3 +341,30 @@ def format_findings(result: SizeResult, top: int) -> str:
         lines.append(f"{step.name}: dbt {timings.elapsed_s:.1f} s (summed: {kinds})")
         lines.append(f"  slowest models (s): {models}")
     return "\n".join(lines)
+
+
+def site_lines(result: SizeResult) -> list[str]:
+    """The run browser's figures: time against the clean build, files, first render."""
+    site, clean = result.step(SITE_STEP), result.step("dbt build, clean")
+    if result.site is None or not _measured(site):
+        return []
+    lines = []
+    share = f" = {site.wall_s / clean.wall_s:.1%} of the clean build ({clean.wall_s:.2f} s)" \
+        if _measured(clean) else ""
+    files = result.site.files
+    written = (f"; {files.files:,} files, {files.total_bytes / 1e6:,.1f} MB, largest "
+               f"{files.largest} ({files.largest_bytes / 1024:,.0f} kB)") if files else ""
+    lines.append(f"site: {site.wall_s:.2f} s{share}{written}")
+    if not result.site.renders:
+        return lines
+    last = result.site.renders[-1]
+    shown = Path(last["page"]).parent.name
+    loaded = result.site.render_ms("items_loaded_ms")
+    if loaded is None:
+        lines.append(f"site first render (headless Chromium, {shown}): not measured "
+                     f"({last['reason']})")
+    else:
+        dcl = result.site.render_ms("dom_content_loaded_ms")
+        lines.append(f"site first render (headless Chromium, {shown}): DOMContentLoaded "
+                     f"{dcl:,.0f} ms, all items loaded {loaded:,.0f} ms ({last['status']})")
+    return lines

@@ -5,8 +5,9 @@ Fixed cost: on the bundled samples, a no-change `dbt build` + `score-report` aga
 
 Per size: generate exports, then time in separate child processes (so each step's peak RSS is
 its own) the two floor queries, the pure-Python scorer (a reference and a cross-check of the
-figures), a clean `dbt build` + `score-report`, the same with no input files, a build after
-one more 262-row file arrives, and a build with nothing new.
+figures), a clean `dbt build` + `score-report` then `score-report site` on that warehouse
+(with the first render of its largest run page in headless Chromium), the same build + report
+with no input files, a build after one more 262-row file arrives, and a build with nothing new.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from agent_bench.dbt_floor import floor_command, write_floor_project
 from agent_bench.generate import Faults, agent_of, generate_exports
 from agent_bench.measure import Measured, read_run_results, run_measured
 from agent_bench.pyscore import PROJECT_DIR, TOOLS_DIR, load_rules, score_files
-from agent_bench.results import FixedCost, SizeResult, Step
+from agent_bench.results import SITE_STEP, FixedCost, SiteRun, SizeResult, Step
+from agent_bench.runbrowser import first_render, walk_site
 from agent_bench.warehouse import compare, warehouse_figures
 
 SAMPLES_DIR = PROJECT_DIR / "samples"
@@ -65,6 +67,7 @@ class Settings:
     top: int
     fixed_cost_pairs: int = 0
     added_file_pairs: int = 1
+    site: bool = True  # `score-report site` after the clean build, and its first render
 
 
 
@@ -138,6 +141,21 @@ class Runner:
         # not fatal: nothing after it needs the reports
         step.runs.append(self.run(label, [*cmd, *args], fatal=False))
 
+    def site(self, step: Step, site: SiteRun, *args: str) -> None:
+        """`score-report site` into base/site, then its files and the first render of its
+        largest run page; not fatal, and a missing browser is only a figure left empty."""
+        out = self.base / "site"
+        cmd = [tool("score-report"), "site", "--out", str(out), "--db", str(self.db), *args]
+        measured = self.run("score-report-site", cmd, fatal=False)
+        step.runs.append(measured)
+        if measured.returncode != 0 or not (out / "index.html").exists():
+            return
+        site.files = walk_site(out)
+        if site.files.run_page is None:
+            site.renders.append({"page": str(out / "index.html"), "reason": "no run page"})
+        else:
+            site.renders.append(first_render(out / site.files.run_page))
+
     def floor(self, step: Step, kind: str) -> None:
         out = self.base / f"floor-{kind}.json"
         cmd = [sys.executable, "-m", f"{PACKAGE}.floor", str(self.input_dir), "--out", str(out),
@@ -187,6 +205,10 @@ def bench_size(rows: int, base: Path, settings: Settings, echo: Any) -> SizeResu
     python = Step("pure Python (reference)", rows)
     clean = Step("dbt build, clean", rows)
     report = Step("score-report", rows)
+    site_step = Step(SITE_STEP, rows)
+    site = SiteRun() if settings.site else None
+    if site is None:
+        site_step.note = "skipped"
     empty_clean = Step("dbt build, clean, no input", 0)
     empty_report = Step("score-report, no input", 0)
     added = Step(f"dbt build, +1 file ({extra.rows} rows)", with_extra)
@@ -210,6 +232,8 @@ def bench_size(rows: int, base: Path, settings: Settings, echo: Any) -> SizeResu
         runner.clean_warehouse()
         runner.dbt_build("build-clean", clean)
         runner.score_report("score-report", report, *agent)
+        if site is not None:
+            runner.site(site_step, site)
         check = repetition == 0 and run_python
         if check:
             expected = json.loads(figures_path.read_text(encoding="utf-8"))["files"]
@@ -236,13 +260,13 @@ def bench_size(rows: int, base: Path, settings: Settings, echo: Any) -> SizeResu
             runner.dbt_build("build-added", added)
             runner.dbt_build("build-noop", noop)
         echo(f"  run {repetition + 1}/{settings.repeat} done")
-    steps = [floor_narrow, floor_full, python, clean, report, empty_clean, empty_report, added,
-             noop]
+    steps = [floor_narrow, floor_full, python, clean, report, site_step, empty_clean,
+             empty_report, added, noop]
     failures = runner.failures + empty.failures
     for failure in dict.fromkeys(failures):
         echo(f"  FAILED: {failure}")
     return SizeResult(
-        rows, files, steps, differences, groups, runner.db.stat().st_size, failures
+        rows, files, steps, differences, groups, runner.db.stat().st_size, failures, site
     )
 
 

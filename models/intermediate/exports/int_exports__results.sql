@@ -112,5 +112,6 @@ select
     {{ json_text('raw_error_json') }} as raw_error,
     execution_count,
     worker_count,
+    raw_reply,
     extra_columns
 from judged

@@ -1,0 +1,324 @@
+"""`score-report site`: the run browser as static files, from the same marts and markdown
+reports as `score-report`. Each page is a jinja2 template over rows selected from the marts;
+item tables and item pages read their rows from data files beside the run page, written in
+chunks so that no file grows past a few hundred kB whatever the size of the run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib.resources import files as package_files
+from pathlib import Path
+
+from agent_scoring import history
+from agent_scoring.db import Connection, rows, tables
+from agent_scoring.markdown import render as render_markdown
+from agent_scoring.reports import Reporter, registry
+from agent_scoring.reports import compare as compare_report
+from agent_scoring.site import charts
+from agent_scoring.site.html import chart_svg, render, report_html, slug
+
+MARKER = ".score-report-site"
+# items per data file of the item table, and per data file of the item pages (a raw reply
+# may be 32 kB, so 50 of them stay under 2 MB)
+ROW_CHUNK = 2000
+DETAIL_CHUNK = 50
+# the item table's columns, in the order of each row's array in rows-NNNN.js
+ROW_COLUMNS = ("record_no", "query_id", "round_label", "query_text", "status",
+               "failed_checks", "speed_band_label", "is_flaky", "llm_item_score",
+               "rule_intent_score", "intent_score", "category", "track", "response_time_sec")
+DETAIL_COLUMNS = ("record_no", "item_id", "query_id", "round_label", "category", "track",
+                  "query_text", "expected_result", "status", "error_message", "score_source",
+                  "intent_score", "rule_intent_score", "llm_intent_score", "llm_score",
+                  "llm_status", "llm_comment", "total_score", "response_time_sec",
+                  "response_time_problem", "speed_rubric", "speed_points", "speed_band_label",
+                  "is_flaky", "check_count", "check_passed", "raw_reply")
+TREND_COLUMNS = ["intent_score", "accuracy_score", "stability_score"]
+RAG = "rag"
+
+
+@dataclass
+class Site:
+    """What a site build wrote: its pages and data files, and the reports that failed."""
+
+    root: Path
+    written: dict[Path, int] = field(default_factory=dict)
+    failed: list[str] = field(default_factory=list)
+    runs: list[dict] = field(default_factory=list)
+
+    def write(self, relative: str, text: str) -> None:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = text.encode("utf-8")
+        path.write_bytes(data)
+        self.written[Path(relative)] = len(data)
+
+    def largest(self) -> tuple[Path, int]:
+        return max(self.written.items(), key=lambda kv: kv[1])
+
+
+def depth_root(relative: str) -> str:
+    """The relative way back to the site's root from a page at `relative`."""
+    return "../" * relative.count("/")
+
+
+def run_path(agent: str, source_file: str) -> str:
+    return f"runs/{slug(agent)}/{slug(source_file)}/"
+
+
+def compare_path(agent: str, head: str, base: str) -> str:
+    return f"compare/{slug(agent)}/{slug(head)}--{slug(base)}.html"
+
+
+def data_call(kind: str, chunk: int, payload: str) -> str:
+    """A data file: a script that hands its rows to the page (site.js). JSON is JavaScript,
+    and an external script is never parsed as HTML, so no text in it can end it."""
+    return f"window.siteData.add({json.dumps(kind)}, {chunk}, {payload});\n"
+
+
+def json_array_sql(columns: tuple[str, ...]) -> str:
+    return "json_array(" + ", ".join(columns) + ")"
+
+
+def write_items(site: Site, con: Connection, run: dict, base: str) -> dict:
+    """The run's item table and item page data: rows-NNNN.js for every item, and
+    details-NNNN.js (query, expected result, raw reply, checks) for the items whose raw reply
+    the warehouse kept. Returns what the run page needs to read them."""
+    agent, source_file = run["agent"], run["source_file"]
+    chunks: dict[int, list[str]] = defaultdict(list)
+    cursor = con.execute(
+        f"select record_no, {json_array_sql(ROW_COLUMNS)} from report_site_items "
+        "where agent = ? and source_file = ? order by record_no", [agent, source_file])
+    count = 0
+    while batch := cursor.fetchmany(50_000):
+        for record_no, row in batch:
+            chunks[(record_no - 1) // ROW_CHUNK].append(row)
+        count += len(batch)
+    for chunk, items in chunks.items():
+        site.write(f"{base}rows-{chunk:04d}.js", data_call("rows", chunk, f"[{','.join(items)}]"))
+    kept = con.execute(
+        f"select record_no, {json_array_sql(DETAIL_COLUMNS)} from report_site_items "
+        "where agent = ? and source_file = ? and raw_reply is not null order by record_no",
+        [agent, source_file]).fetchall()
+    checks: dict[int, list[dict]] = defaultdict(list)
+    # only the checks of the items with a page of their own (a 100k-row file: 5,000)
+    for check in rows(con, "select record_no, check_no, check_kind, expected_value, passed, "
+                      "value_elsewhere_in_item, read_field from report_site_checks "
+                      "where agent = ? and source_file = ? and record_no <= ? "
+                      "order by record_no, check_no",
+                      [agent, source_file, kept[-1][0] if kept else 0]):
+        checks[check.pop("record_no")].append(check)
+    details: dict[int, list[str]] = defaultdict(list)
+    for record_no, row in kept:
+        item_checks = json.dumps(checks.get(record_no, []), ensure_ascii=False)
+        details[(record_no - 1) // DETAIL_CHUNK].append(f"[{row},{item_checks}]")
+    for chunk, items in details.items():
+        site.write(f"{base}details-{chunk:04d}.js",
+                   data_call("details", chunk, f"[{','.join(items)}]"))
+    return {
+        "item_count": count, "row_chunks": sorted(chunks), "detail_chunks": sorted(details),
+        "row_chunk": ROW_CHUNK, "detail_chunk": DETAIL_CHUNK, "row_columns": ROW_COLUMNS,
+        "detail_columns": DETAIL_COLUMNS, "with_details": len(kept),
+    }
+
+
+def reports(con: Connection, reporter: Reporter, files: list[str]
+            ) -> list[tuple[str, str | None, Exception | None]]:
+    """(file, markdown, None) per file, or (file, None, error): one bad file never stops the
+    others (as `score-report`)."""
+    try:
+        contexts: list[dict | None] = reporter.contexts(con, files)
+    except Exception:  # noqa: BLE001 - the batch failed: build each alone to find the file
+        contexts = [None] * len(files)
+    made = []
+    for source_file, context in zip(files, contexts, strict=True):
+        try:
+            context = context or reporter.contexts(con, [source_file])[0]
+            made.append((source_file, render_markdown(reporter.template, context), None))
+        except Exception as exc:  # noqa: BLE001 - named, exit status 1 at the end
+            made.append((source_file, None, exc))
+    return made
+
+
+def agent_runs(con: Connection, agent: str) -> list[dict]:
+    return rows(con, "select * from runs where agent = ? order by run_order", [agent])
+
+
+def rag_runs(con: Connection) -> list[dict]:
+    return rows(con, "select * from rag_run_scores order by run_at nulls first, report_file")
+
+
+def comparisons(con: Connection, runs: list[dict]) -> dict[str, list[dict]]:
+    """Each run's significance rows against its previous run (report_run_comparisons)."""
+    found = rows(con, "select source_file, metric_label, as_share, delta, delta_ci_low, "
+                 "delta_ci_high, verdict, verdict_label from report_run_comparisons "
+                 "order by source_file, metric_order")
+    by_file: dict[str, list[dict]] = defaultdict(list)
+    for r in found:
+        by_file[r.pop("source_file")].append(r)
+    return {run["source_file"]: by_file.get(run["source_file"], []) for run in runs}
+
+
+def write_compare(site: Site, con: Connection, pair: history.Pair) -> str:
+    context = compare_report.context(con, pair, history.TREND_RUNS)
+    relative = compare_path(pair.agent, pair.head["source_file"], pair.base["source_file"])
+    items = [row | {"change_title": section["change_title"]}
+             for section in context["sections"] for row in section["rows"]]
+    site.write(relative, render(
+        "compare.html.j2", root=depth_root(relative), pair=pair,
+        report=report_html(render_markdown("compare_report.md.j2", context)), items=items,
+        head_page=run_path(pair.agent, pair.head["source_file"]),
+        base_page=run_path(pair.agent, pair.base["source_file"]),
+        title=f"{pair.head['source_file']} vs {pair.base['source_file']}"))
+    return relative
+
+
+def write_routing(site: Site, con: Connection, runs: list[dict]) -> str | None:
+    """Every routing run side by side: accuracy per expected agent, the confusion matrix as
+    a heat table and the run settings (the router_agent marts)."""
+    present = tables(con)
+    if not {"router_agent__accuracy", "router_agent__confusion",
+            "router_agent__run_settings"} <= present or not runs:
+        return None
+    files = [r["source_file"] for r in runs]
+    accuracy = rows(con, "select * from router_agent__accuracy order by source_file, "
+                    "expected_agent nulls first")
+    confusion = rows(con, "select * from router_agent__confusion order by source_file, "
+                     "expected_agent, returned_agent")
+    settings = rows(con, "select * from router_agent__run_settings order by setting_no, "
+                    "source_file")
+    matrices = []
+    for source_file in files:
+        cells = [c for c in confusion if c["source_file"] == source_file]
+        expected = sorted({c["expected_agent"] or "" for c in cells})
+        returned = sorted({c["returned_agent"] or "" for c in cells})
+        counts = {(c["expected_agent"] or "", c["returned_agent"] or ""): c["query_count"]
+                  for c in cells}
+        top = max(counts.values(), default=1) or 1
+        matrices.append({"source_file": source_file, "expected": expected,
+                         "returned": returned, "counts": counts, "top": top})
+    setting_names = list(dict.fromkeys(s["setting"] for s in settings))
+    by_setting = {(s["setting"], s["source_file"]): s for s in settings}
+    relative = "routing.html"
+    site.write(relative, render(
+        "routing.html.j2", root="", files=files, title="라우팅 (router_agent)",
+        accuracy=[a for a in accuracy if a["source_file"] in files], matrices=matrices,
+        setting_names=setting_names, by_setting=by_setting, run_path=run_path))
+    return relative
+
+
+def write_rag_questions(con: Connection, run: dict) -> list[dict]:
+    return rows(con, "select question_id, category, subcategory, question_text, "
+                "judge_status, passed, overall_score, faithfulness, relevance, completeness, "
+                "hallucination_detected, behavior_correct, reasoning, error "
+                "from rag_judgements where run_id = ? order by category_order nulls last, "
+                "result_ordinal", [run["run_id"]])
+
+
+def copy_assets(site: Site) -> None:
+    for name in ("site.css", "site.js"):
+        text = (package_files("agent_scoring.site") / "static" / name).read_text("utf-8")
+        site.write(f"assets/{name}", text)
+
+
+def build(con: Connection, out: Path, agents: tuple[str, ...],
+          echo: Callable[[str], None] = print) -> Site:
+    """Write the whole site into a new folder, then put it in `out`'s place: a reader never
+    sees half of it, and a folder `score-report site` did not write is never replaced."""
+    out = out.resolve()
+    if out.exists() and any(out.iterdir()) and not (out / MARKER).exists():
+        raise FileExistsError(f"{out} holds files `score-report site` did not write; "
+                              "give another --out or empty it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        site = Site(work)
+        write_pages(site, con, agents, echo)
+        site.write(MARKER, "written by score-report site\n")
+        if out.exists():
+            old = out.with_name(f".{out.name}.old")
+            shutil.rmtree(old, ignore_errors=True)
+            out.rename(old)
+            work.rename(out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            work.rename(out)
+        site.root = out
+        return site
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def write_pages(site: Site, con: Connection, agents: tuple[str, ...],
+                echo: Callable[[str], None]) -> None:
+    reporters = registry(con)
+    unknown = [a for a in agents if a not in reporters]
+    if unknown:
+        raise LookupError(f"unknown agent {unknown[0]!r}; known: {', '.join(sorted(reporters))}")
+    copy_assets(site)
+    present = tables(con)
+    sections = []
+    for name, reporter in reporters.items():
+        if agents and name not in agents:
+            continue
+        if not set(reporter.required_tables) <= present:
+            continue
+        runs = rag_runs(con) if name == RAG else agent_runs(con, name)
+        if not runs:
+            continue
+        files = [r["report_file"] if name == RAG else r["source_file"] for r in runs]
+        significance = {} if name == RAG else comparisons(con, runs)
+        display = name if name == RAG else rows(
+            con, "select display_name from agents where agent = ?", [name])[0]["display_name"]
+        made = {f: (text, error) for f, text, error in reports(con, reporter, files)}
+        entries = []
+        for run, source_file in zip(runs, files, strict=True):
+            text, error = made[source_file]
+            if error is not None:
+                site.failed.append(source_file)
+                echo(f"{source_file}: page failed ({type(error).__name__}: "
+                     f"{str(error).strip().splitlines()[0] if str(error).strip() else ''})")
+                continue
+            base = run_path(name, source_file)
+            compare = None
+            if name != RAG and run.get("previous_source_file"):
+                previous = history.run(con, run["previous_source_file"])
+                compare = write_compare(site, con, history.Pair(name, run, previous))
+            data = None if name == RAG else write_items(site, con, run, base)
+            questions = write_rag_questions(con, run) if name == RAG else []
+            page = {"agent": name, "display_name": display, "source_file": source_file,
+                    "run": run, "page": base + "index.html", "compare": compare,
+                    "significance": significance.get(source_file, []), "data": data}
+            site.write(base + "index.html", render(
+                "run.html.j2", root=depth_root(base + "index.html"), entry=page,
+                report=report_html(text), questions=questions, title=source_file,
+                rag=name == RAG))
+            if data is not None:
+                site.write(base + "item.html", render(
+                    "item.html.j2", root=depth_root(base + "item.html"), entry=page,
+                    title=f"{source_file} 항목"))
+            entries.append(page)
+            echo(f"{base}index.html: {data['item_count'] if data else len(questions)} items")
+        trend = None
+        if name != RAG:
+            trend_rows = rows(con, "select * from run_trends where agent = ? "
+                              "order by test_set_key, run_seq", [name])
+            chart = charts.trend(f"{display}: 의도 충족 · 정확성 · 안정성 (실행별, 선 순서대로)",
+                                 trend_rows, TREND_COLUMNS, "점수")
+            trend = chart_svg(chart) if chart and len(trend_rows) > 1 else None
+        sections.append({"agent": name, "display_name": display, "runs": entries,
+                         "trend": trend})
+        site.runs.extend(entries)
+    routing = None
+    if (not agents or "router_agent" in agents) and "router_agent" in reporters:
+        routing = write_routing(site, con, agent_runs(con, "router_agent"))
+    rejected = [r for r in rows(con, "select agent, source_file, reject_code, reject_reason "
+                                "from rejected_files order by source_file")
+                if not agents or r["agent"] in agents]
+    site.write("index.html", render("index.html.j2", root="", sections=sections,
+                                    rejected=rejected, routing=routing, title="agent-scoring"))

@@ -1,0 +1,158 @@
+"""The run browser's pages without a browser (`score-report site` on the session's warehouse):
+every page keeps its security policy and carries no inline script, style or handler; the run
+page shows the figures of the markdown report to the digit; the charts are the reports' own;
+the CLI's exit codes are `score-report`'s."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from agent_scoring.cli import main
+from agent_scoring.reports import render_report
+from agent_scoring.site import charts
+from agent_scoring.site.html import CSP, report_html, slug
+from click.testing import CliRunner
+from support.markdown import mermaid_blocks
+from support.warehouse import REPO
+
+GOLDEN = REPO / "tests" / "golden"
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def report_numbers(markdown: str) -> list[str]:
+    """The numbers a reader sees in a markdown report: not its charts' source (the page
+    draws them), nor an ordered list's markers (HTML numbers them itself)."""
+    text = re.sub(r"```mermaid.*?```", "", markdown, flags=re.S)
+    return NUMBER.findall(re.sub(r"(?m)^\s*\d+[.)] ", "", text))
+
+
+class Page(HTMLParser):
+    """What a page holds that matters for its safety, and its visible text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inline_scripts, self.handlers, self.styles, self.csp = 0, [], [], None
+        self.text: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        names = dict(attrs)
+        self.handlers += [name for name in names if name.startswith("on")]
+        if "style" in names:
+            self.styles.append(tag)
+        if tag == "script":
+            self._in_script = True
+            self.inline_scripts += "src" not in names
+        if tag == "meta" and names.get("http-equiv") == "Content-Security-Policy":
+            self.csp = names.get("content")
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data):
+        if not self._in_script:
+            self.text.append(data)
+
+
+def parsed(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+@pytest.fixture(scope="module")
+def site(agent_warehouse, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "site"
+    result = CliRunner().invoke(main, ["site", "--out", str(out), "--db",
+                                       str(agent_warehouse.db)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_every_page_keeps_the_policy_and_has_no_inline_code(site):
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 10
+    for path in pages:
+        page = parsed(path)
+        assert page.csp == CSP, path
+        assert page.inline_scripts == 0 and not page.handlers and not page.styles, path
+
+
+def test_the_run_page_shows_every_figure_of_its_markdown_report(site, con):
+    for agent, source_file in con.execute(
+            "select agent, source_file from runs order by 1, 2").fetchall():
+        markdown = render_report(con, agent, source_file)
+        page = site / "runs" / slug(agent) / slug(source_file) / "index.html"
+        shown = NUMBER.findall(" ".join(parsed(page).text))
+        wanted = report_numbers(markdown)
+        # every number of the report, in its order (the page adds its own around it)
+        found = iter(shown)
+        missing = [n for n in wanted if not any(n == s for s in found)]
+        assert not missing, f"{source_file}: {missing[:5]}"
+
+
+def test_every_golden_chart_is_drawn_as_svg():
+    blocks = [block for path in sorted(GOLDEN.glob("*.md"))
+              for block in mermaid_blocks(path.read_text(encoding="utf-8"))]
+    assert blocks
+    for block in blocks:
+        chart = charts.parse_xychart(block)
+        assert chart.series and all(len(s.values) == len(chart.x) for s in chart.series)
+        svg = str(report_html(f"```mermaid\n{block}\n```\n"))
+        assert svg.startswith('<figure class="chart">') and "<svg" in svg
+
+
+def test_report_text_is_never_markup():
+    hostile = ('# t\n\n| a | b |\n| --- | ---: |\n| <img src=x onerror=alert(1)> | '
+               '<script>alert(1)</script> |\n\n[x](javascript:alert(1)) <b onclick="x">')
+    out = str(report_html(hostile))
+    assert "<img" not in out and "<script" not in out and "<b " not in out
+    assert 'href="javascript' not in out and "style=" not in out
+    assert '<td class="num">' in out
+
+
+def test_slugs_of_different_names_differ():
+    names = ["a b.csv", "a_b.csv", "실행 결과.csv", "실행_결과.csv", "../x.csv", "x.csv"]
+    slugs = [slug(n) for n in names]
+    assert len(set(slugs)) == len(slugs)
+    assert all(re.fullmatch(r"[A-Za-z0-9._-]+", s) and not s.startswith(".") for s in slugs)
+
+
+def test_exit_codes_are_score_reports(agent_warehouse, tmp_path):
+    runner = CliRunner()
+    db = str(agent_warehouse.db)
+    unknown = runner.invoke(main, ["site", "--out", str(tmp_path / "a"), "--db", db,
+                                   "--agent", "nobody"])
+    assert unknown.exit_code == 2 and "unknown agent" in unknown.output
+    missing = runner.invoke(main, ["site", "--out", str(tmp_path / "b"), "--db",
+                                   str(tmp_path / "none.duckdb")])
+    assert missing.exit_code == 1 and "run `dbt build` first" in missing.output
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "notes.txt").write_text("mine")
+    refused = runner.invoke(main, ["site", "--out", str(theirs), "--db", db])
+    assert refused.exit_code == 1 and "did not write" in refused.output
+    assert (theirs / "notes.txt").read_text() == "mine"
+    one = runner.invoke(main, ["site", "--out", str(tmp_path / "c"), "--db", db,
+                               "--agent", "plan_agent"])
+    assert one.exit_code == 0, one.output
+    again = runner.invoke(main, ["site", "--out", str(tmp_path / "c"), "--db", db,
+                                 "--agent", "plan_agent"])
+    assert again.exit_code == 0, again.output
+    assert sorted(p.name for p in (tmp_path / "c" / "runs").iterdir()) == ["plan_agent"]
+
+
+def test_a_huge_report_table_is_cut_with_a_note(monkeypatch):
+    from agent_scoring.site import html
+
+    monkeypatch.setattr(html, "SHOWN_ROWS", 3)
+    monkeypatch.setattr(html, "SHOWN_CELL_CHARS", 10)
+    rows = "".join(f"| r{i} | {'가' * 30 if i == 1 else i} |\n" for i in range(8))
+    second = "".join(f"| s{i} | {i} |\n" for i in range(2))
+    out = str(report_html(f"| a | b |\n| - | -: |\n{rows}\n| c | d |\n| - | - |\n{second}"))
+    assert out.count("<tr>") == 1 + 3 + 1 + 2  # each header, 3 rows, then all of the second
+    assert "표의 행 5개 더" in out and "(글자 20개 더)" in out and "<th>c</th>" in out
