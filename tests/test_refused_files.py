@@ -113,6 +113,16 @@ def test_check_and_compare_name_the_refused_files_and_exit_1(beside, command):
     assert f"refused {ALL_REJECTED} (plan_agent)" in result.stderr
 
 
+def test_the_site_lists_the_refused_files_names_them_and_exits_1(beside, tmp_path):
+    result = CliRunner().invoke(main, ["site", "--db", str(beside[2]), "--out",
+                                       str(tmp_path / "site")])
+    assert result.exit_code == 1, result.output
+    assert f"refused {NO_QUERY_ID} (plan_agent)" in result.stderr
+    assert "2 file(s) refused, not scored" in result.stderr
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert NO_QUERY_ID in index and ALL_REJECTED in index and "missing_column" in index
+
+
 def test_a_report_whose_export_is_gone_is_removed_by_the_next_whole_run(beside, tmp_path):
     out = tmp_path / "reports"
     CliRunner().invoke(main, ["--db", str(beside[2]), "--out", str(out)])

@@ -254,6 +254,65 @@ def build(con: Connection, out: Path, agents: tuple[str, ...],
         raise
 
 
+def run_pages(site: Site, con: Connection, name: str, display: str, run: dict,
+              source_file: str, text: str, significance: list[dict]) -> dict:
+    """A run's page (its report, and its item table or RAG questions), its item page and its
+    comparison with the run before it; returns its entry for the index."""
+    base = run_path(name, source_file)
+    compare = None
+    if name != RAG and run.get("previous_source_file"):
+        previous = history.run(con, run["previous_source_file"])
+        compare = write_compare(site, con, history.Pair(name, run, previous))
+    data = None if name == RAG else write_items(site, con, run, base)
+    questions = write_rag_questions(con, run) if name == RAG else []
+    entry = {"agent": name, "display_name": display, "source_file": source_file, "run": run,
+             "page": base + "index.html", "compare": compare, "significance": significance,
+             "data": data, "size": data["item_count"] if data else len(questions)}
+    site.write(base + "index.html", render(
+        "run.html.j2", root=depth_root(base + "index.html"), entry=entry,
+        report=report_html(text), questions=questions, title=source_file, rag=name == RAG))
+    if data is not None:
+        site.write(base + "item.html", render(
+            "item.html.j2", root=depth_root(base + "item.html"), entry=entry,
+            title=f"{source_file} 항목"))
+    return entry
+
+
+def agent_section(site: Site, con: Connection, name: str, reporter: Reporter,
+                  echo: Callable[[str], None]) -> dict | None:
+    """Every run of one agent (or of the RAG evaluation) and its trend, for the index."""
+    runs = rag_runs(con) if name == RAG else agent_runs(con, name)
+    if not runs:
+        return None
+    files = [r["report_file"] if name == RAG else r["source_file"] for r in runs]
+    significance = {} if name == RAG else comparisons(con, runs)
+    display = name if name == RAG else rows(
+        con, "select display_name from agents where agent = ?", [name])[0]["display_name"]
+    made = {f: (text, error) for f, text, error in reports(con, reporter, files)}
+    entries = []
+    for run, source_file in zip(runs, files, strict=True):
+        text, error = made[source_file]
+        if error is not None:  # named, the other runs written, exit 1 at the end
+            site.failed.append(source_file)
+            first = str(error).strip().splitlines()
+            echo(f"{source_file}: page failed ({type(error).__name__}: "
+                 f"{first[0] if first else ''})")
+            continue
+        entry = run_pages(site, con, name, display, run, source_file, text,
+                          significance.get(source_file, []))
+        entries.append(entry)
+        echo(f"{entry['page']}: {entry['size']} items")
+    trend = None
+    if name != RAG:
+        trend_rows = rows(con, "select * from run_trends where agent = ? "
+                          "order by test_set_key, run_seq", [name])
+        chart = charts.trend(f"{display}: 의도 충족 · 정확성 · 안정성 (실행별, 선 순서대로)",
+                             trend_rows, TREND_COLUMNS, "점수")
+        trend = chart_svg(chart) if chart and len(trend_rows) > 1 else None
+    site.runs.extend(entries)
+    return {"agent": name, "display_name": display, "runs": entries, "trend": trend}
+
+
 def write_pages(site: Site, con: Connection, agents: tuple[str, ...],
                 echo: Callable[[str], None]) -> None:
     reporters = registry(con)
@@ -262,58 +321,9 @@ def write_pages(site: Site, con: Connection, agents: tuple[str, ...],
         raise LookupError(f"unknown agent {unknown[0]!r}; known: {', '.join(sorted(reporters))}")
     copy_assets(site)
     present = tables(con)
-    sections = []
-    for name, reporter in reporters.items():
-        if agents and name not in agents:
-            continue
-        if not set(reporter.required_tables) <= present:
-            continue
-        runs = rag_runs(con) if name == RAG else agent_runs(con, name)
-        if not runs:
-            continue
-        files = [r["report_file"] if name == RAG else r["source_file"] for r in runs]
-        significance = {} if name == RAG else comparisons(con, runs)
-        display = name if name == RAG else rows(
-            con, "select display_name from agents where agent = ?", [name])[0]["display_name"]
-        made = {f: (text, error) for f, text, error in reports(con, reporter, files)}
-        entries = []
-        for run, source_file in zip(runs, files, strict=True):
-            text, error = made[source_file]
-            if error is not None:
-                site.failed.append(source_file)
-                echo(f"{source_file}: page failed ({type(error).__name__}: "
-                     f"{str(error).strip().splitlines()[0] if str(error).strip() else ''})")
-                continue
-            base = run_path(name, source_file)
-            compare = None
-            if name != RAG and run.get("previous_source_file"):
-                previous = history.run(con, run["previous_source_file"])
-                compare = write_compare(site, con, history.Pair(name, run, previous))
-            data = None if name == RAG else write_items(site, con, run, base)
-            questions = write_rag_questions(con, run) if name == RAG else []
-            page = {"agent": name, "display_name": display, "source_file": source_file,
-                    "run": run, "page": base + "index.html", "compare": compare,
-                    "significance": significance.get(source_file, []), "data": data}
-            site.write(base + "index.html", render(
-                "run.html.j2", root=depth_root(base + "index.html"), entry=page,
-                report=report_html(text), questions=questions, title=source_file,
-                rag=name == RAG))
-            if data is not None:
-                site.write(base + "item.html", render(
-                    "item.html.j2", root=depth_root(base + "item.html"), entry=page,
-                    title=f"{source_file} 항목"))
-            entries.append(page)
-            echo(f"{base}index.html: {data['item_count'] if data else len(questions)} items")
-        trend = None
-        if name != RAG:
-            trend_rows = rows(con, "select * from run_trends where agent = ? "
-                              "order by test_set_key, run_seq", [name])
-            chart = charts.trend(f"{display}: 의도 충족 · 정확성 · 안정성 (실행별, 선 순서대로)",
-                                 trend_rows, TREND_COLUMNS, "점수")
-            trend = chart_svg(chart) if chart and len(trend_rows) > 1 else None
-        sections.append({"agent": name, "display_name": display, "runs": entries,
-                         "trend": trend})
-        site.runs.extend(entries)
+    sections = [section for name, reporter in reporters.items()
+                if (not agents or name in agents) and set(reporter.required_tables) <= present
+                and (section := agent_section(site, con, name, reporter, echo))]
     routing = None
     if (not agents or "router_agent" in agents) and "router_agent" in reporters:
         routing = write_routing(site, con, agent_runs(con, "router_agent"))
