@@ -576,3 +576,34 @@ def test_data_quality_says_when_the_warehouse_predates_the_reject_marts():
         assert data_quality(c, "plan_agent", "x.csv") == {
             "available": False, "missing_table": "report_input_files",
         }
+
+
+def test_the_corpus_built_into_a_site_executes_nothing(build, tmp_path):
+    """Every file of the corpus, markup in its queries, replies and errors included, as the
+    run browser shows it: escaped in every page, and nothing runs in a real browser."""
+    from agent_scoring.site.build import build as build_site
+    from agent_scoring.site.html import CSP
+    from support.site import CHROMIUM, chromium, parsed
+
+    assert build.returncode == 0, build.log[-6000:]
+    with duckdb.connect(str(build.db), read_only=True) as connection:
+        site = build_site(connection, tmp_path / "site", (), echo=lambda _: None).root
+    pages = sorted(site.rglob("*.html"))
+    for path in pages:
+        page = parsed(path)
+        assert page.csp == CSP and page.inline_scripts == 0 and not page.handlers, path
+        assert {"b", "img", "iframe"}.isdisjoint(page.tags), path  # the corpus's markup
+    if CHROMIUM is None:
+        pytest.skip("needs Debian's chromium for the in-browser half")
+    with chromium() as browser:
+        for path in pages:
+            context = browser.new_context()
+            page = context.new_page()
+            ran: list[str] = []
+            page.on("dialog", lambda d, ran=ran: (ran.append(d.message), d.dismiss()))
+            page.on("pageerror", lambda e, ran=ran: ran.append(str(e)))
+            page.goto(path.as_uri() + ("#r=1" if path.name == "item.html" else ""))
+            page.wait_for_load_state("load")
+            page.wait_for_timeout(100)
+            assert ran == [] and page.evaluate("document.querySelectorAll('b, img').length") == 0
+            context.close()

@@ -6,7 +6,6 @@ the CLI's exit codes are `score-report`'s."""
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from agent_scoring.site import charts
 from agent_scoring.site.html import CSP, report_html, slug
 from click.testing import CliRunner
 from support.markdown import mermaid_blocks
+from support.site import parsed
 from support.warehouse import REPO
 
 GOLDEN = REPO / "tests" / "golden"
@@ -27,41 +27,6 @@ def report_numbers(markdown: str) -> list[str]:
     draws them), nor an ordered list's markers (HTML numbers them itself)."""
     text = re.sub(r"```mermaid.*?```", "", markdown, flags=re.S)
     return NUMBER.findall(re.sub(r"(?m)^\s*\d+[.)] ", "", text))
-
-
-class Page(HTMLParser):
-    """What a page holds that matters for its safety, and its visible text."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.inline_scripts, self.handlers, self.styles, self.csp = 0, [], [], None
-        self.text: list[str] = []
-        self._in_script = False
-
-    def handle_starttag(self, tag, attrs):
-        names = dict(attrs)
-        self.handlers += [name for name in names if name.startswith("on")]
-        if "style" in names:
-            self.styles.append(tag)
-        if tag == "script":
-            self._in_script = True
-            self.inline_scripts += "src" not in names
-        if tag == "meta" and names.get("http-equiv") == "Content-Security-Policy":
-            self.csp = names.get("content")
-
-    def handle_endtag(self, tag):
-        if tag == "script":
-            self._in_script = False
-
-    def handle_data(self, data):
-        if not self._in_script:
-            self.text.append(data)
-
-
-def parsed(path: Path) -> Page:
-    page = Page()
-    page.feed(path.read_text(encoding="utf-8"))
-    return page
 
 
 @pytest.fixture(scope="module")
@@ -131,6 +96,10 @@ def test_exit_codes_are_score_reports(agent_warehouse, tmp_path):
     missing = runner.invoke(main, ["site", "--out", str(tmp_path / "b"), "--db",
                                    str(tmp_path / "none.duckdb")])
     assert missing.exit_code == 1 and "run `dbt build` first" in missing.output
+    no_run = runner.invoke(main, ["site", "--out", str(tmp_path / "d"), "--db", db,
+                                  "--compare", "nope.csv", "plan_agent_sample.csv"])
+    assert no_run.exit_code == 1 and "no run 'nope.csv'" in no_run.output
+    assert not (tmp_path / "d").exists()
     theirs = tmp_path / "theirs"
     theirs.mkdir()
     (theirs / "notes.txt").write_text("mine")
@@ -144,6 +113,16 @@ def test_exit_codes_are_score_reports(agent_warehouse, tmp_path):
                                  "--agent", "plan_agent"])
     assert again.exit_code == 0, again.output
     assert sorted(p.name for p in (tmp_path / "c" / "runs").iterdir()) == ["plan_agent"]
+
+
+def test_any_two_runs_get_a_compare_page_on_request(agent_warehouse, tmp_path):
+    older, newer = "router_eval_result_261118_1520.xlsx", "router_eval_result_261125_1040.xlsx"
+    result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "s"), "--db",
+                                       str(agent_warehouse.db), "--agent", "router_agent",
+                                       "--compare", older, newer])
+    assert result.exit_code == 0, result.output
+    pages = sorted(p.name for p in (tmp_path / "s" / "compare" / "router_agent").iterdir())
+    assert pages == [f"{slug(older)}--{slug(newer)}.html", f"{slug(newer)}--{slug(older)}.html"]
 
 
 def test_a_huge_report_table_is_cut_with_a_note(monkeypatch):

@@ -15,7 +15,6 @@ import csv
 import json
 import os
 import re
-import shutil
 import threading
 from pathlib import Path
 
@@ -24,9 +23,9 @@ from agent_scoring.reports import render_report
 from agent_scoring.site.build import build as build_site
 from agent_scoring.site.html import slug
 from agent_scoring.site.serve import server
+from support.site import CHROMIUM, chromium
 from support.warehouse import REPO, SAMPLES, WITHOUT_DATA_TESTS, build, copy_inputs
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 AXE = Path(os.environ.get("AXE_JS") or REPO / ".ci" / "node_modules" / "axe-core" / "axe.min.js")
 ARTIFACTS = REPO / "test-artifacts" / "site"
 try:
@@ -91,12 +90,8 @@ def site(warehouse):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield chromium
-        chromium.close()
+    with chromium() as opened:
+        yield opened
 
 
 @pytest.fixture(scope="module")
@@ -205,6 +200,14 @@ def test_the_item_permalink_shows_its_raw_reply_as_text(browser, site):
         assert visit.page.locator("#item-fields img").count() == 0
         assert visit.page.evaluate("window.__pwned") is None
         assert visit.page.locator("#checks tbody tr").count() > 0
+        # each round of the query: this one, and a link to the other
+        visit.page.wait_for_function("document.querySelectorAll('#rounds li').length === 2")
+        other = visit.page.locator("#rounds a")
+        assert other.count() == 1
+        other.click()
+        visit.page.wait_for_function("document.getElementById('item-title').textContent"
+                                     ".includes('2/1')")
+        assert HOSTILE_REPLY in visit.page.inner_text("#raw")
     finally:
         visit.close()
 

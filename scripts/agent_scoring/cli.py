@@ -400,11 +400,14 @@ def check(agents, head, base, db_path, thresholds, output, **options) -> None:
 @DB_OPTION
 @click.option("--agent", "agents", multiple=True,
               help="Only this agent (repeatable), e.g. plan_agent; default: every agent.")
+@click.option("--compare", "pairs", nargs=2, multiple=True, metavar="HEAD BASE",
+              help="Also a compare page of these two runs (repeatable); each run and the "
+                   "one before it always get one.")
 @click.option("--serve", is_flag=True, help="Then serve it on 127.0.0.1 until Ctrl-C.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="With --serve: the port (0: any free port).")
-def site(out_dir: Path, db_path: Path | None, agents: tuple[str, ...], serve: bool,
-         port: int) -> None:
+def site(out_dir: Path, db_path: Path | None, agents: tuple[str, ...],
+         pairs: tuple[tuple[str, str], ...], serve: bool, port: int) -> None:
     """Write the run browser: static pages of every run, item and comparison (docs/site.md).
 
     Opens from file:// or any web server; --serve serves it on 127.0.0.1."""
@@ -416,7 +419,11 @@ def site(out_dir: Path, db_path: Path | None, agents: tuple[str, ...], serve: bo
             require_tables(con, path, ["agents", "runs", "report_site_items",
                                        "report_site_checks"])
             try:
-                written = build(con, out_dir, agents, echo=click.echo)
+                written = build(con, out_dir, agents, echo=click.echo, pairs=pairs)
+            except history.RunNotFound as exc:  # not found: 1, as in `compare`
+                raise click.ClickException(str(exc)) from exc
+            except history.SelectionError as exc:
+                raise click.UsageError(str(exc)) from exc
             except LookupError as exc:
                 raise click.BadParameter(str(exc), param_hint="--agent") from exc
             except (FileExistsError, OSError) as exc:

@@ -15,7 +15,7 @@ from importlib.resources import files as package_files
 from pathlib import Path
 
 from agent_scoring import history
-from agent_scoring.db import Connection, rows, tables
+from agent_scoring.db import IN_FILES, Connection, rows, spelled_out, tables
 from agent_scoring.markdown import render as render_markdown
 from agent_scoring.reports import Reporter, registry
 from agent_scoring.reports import compare as compare_report
@@ -84,46 +84,74 @@ def json_array_sql(columns: tuple[str, ...]) -> str:
     return "json_array(" + ", ".join(columns) + ")"
 
 
-def write_items(site: Site, con: Connection, run: dict, base: str) -> dict:
-    """The run's item table and item page data: rows-NNNN.js for every item, and
-    details-NNNN.js (query, expected result, raw reply, checks) for the items whose raw reply
-    the warehouse kept. Returns what the run page needs to read them."""
-    agent, source_file = run["agent"], run["source_file"]
-    chunks: dict[int, list[str]] = defaultdict(list)
-    cursor = con.execute(
-        f"select record_no, {json_array_sql(ROW_COLUMNS)} from report_site_items "
-        "where agent = ? and source_file = ? order by record_no", [agent, source_file])
-    count = 0
+class ItemData:
+    """One run's item data files as its rows stream in: rows-NNNN.js for every item, and
+    details-NNNN.js (expected result, raw reply, checks …) for the items whose raw reply the
+    warehouse kept."""
+
+    def __init__(self, site: Site, agent: str, source_file: str) -> None:
+        self.site, self.agent, self.source_file = site, agent, source_file
+        self.base = run_path(agent, source_file)
+        self.rows: dict[int, list[str]] = defaultdict(list)
+        self.details: list[tuple[int, str]] = []
+        self.count = 0
+
+    def add(self, record_no: int, row: str, detail: str | None) -> None:
+        self.rows[(record_no - 1) // ROW_CHUNK].append(row)
+        if detail is not None:
+            self.details.append((record_no, detail))
+        self.count += 1
+
+    def write(self, con: Connection) -> dict:
+        """Write the files; returns what the run's pages need to read them."""
+        for chunk, items in self.rows.items():
+            self.site.write(f"{self.base}rows-{chunk:04d}.js",
+                            data_call("rows", chunk, f"[{','.join(items)}]"))
+        checks: dict[int, list[dict]] = defaultdict(list)
+        # only the checks of the items with a page of their own (a 100k-row file: 5,000)
+        for check in rows(con, "select record_no, check_no, check_kind, expected_value, "
+                          "passed, value_elsewhere_in_item, read_field from report_site_checks "
+                          "where agent = ? and source_file = ? and record_no <= ? "
+                          "order by record_no, check_no",
+                          [self.agent, self.source_file,
+                           self.details[-1][0] if self.details else 0]):
+            checks[check.pop("record_no")].append(check)
+        chunks: dict[int, list[str]] = defaultdict(list)
+        for record_no, detail in self.details:
+            item_checks = json.dumps(checks.get(record_no, []), ensure_ascii=False)
+            chunks[(record_no - 1) // DETAIL_CHUNK].append(f"[{detail},{item_checks}]")
+        for chunk, items in chunks.items():
+            self.site.write(f"{self.base}details-{chunk:04d}.js",
+                            data_call("details", chunk, f"[{','.join(items)}]"))
+        return {
+            "item_count": self.count, "row_chunks": sorted(self.rows),
+            "detail_chunks": sorted(chunks), "row_chunk": ROW_CHUNK,
+            "detail_chunk": DETAIL_CHUNK, "row_columns": ROW_COLUMNS,
+            "detail_columns": DETAIL_COLUMNS, "with_details": len(self.details),
+        }
+
+
+def write_items(site: Site, con: Connection, agents: tuple[str, ...]) -> dict[tuple, dict]:
+    """Every run's item data in one pass over report_site_items (a view of every item: read
+    once, not once per run); per (agent, source_file), what its pages need to read them."""
+    written: dict[tuple, dict] = {}
+    where = f"where agent {IN_FILES} " if agents else ""
+    cursor = con.execute(*spelled_out(
+        f"select agent, source_file, record_no, {json_array_sql(ROW_COLUMNS)}, "
+        f"case when raw_reply is not null then {json_array_sql(DETAIL_COLUMNS)} end "
+        f"from report_site_items {where}order by agent, source_file, record_no",
+        [list(agents)] if agents else []))
+    current: ItemData | None = None
     while batch := cursor.fetchmany(50_000):
-        for record_no, row in batch:
-            chunks[(record_no - 1) // ROW_CHUNK].append(row)
-        count += len(batch)
-    for chunk, items in chunks.items():
-        site.write(f"{base}rows-{chunk:04d}.js", data_call("rows", chunk, f"[{','.join(items)}]"))
-    kept = con.execute(
-        f"select record_no, {json_array_sql(DETAIL_COLUMNS)} from report_site_items "
-        "where agent = ? and source_file = ? and raw_reply is not null order by record_no",
-        [agent, source_file]).fetchall()
-    checks: dict[int, list[dict]] = defaultdict(list)
-    # only the checks of the items with a page of their own (a 100k-row file: 5,000)
-    for check in rows(con, "select record_no, check_no, check_kind, expected_value, passed, "
-                      "value_elsewhere_in_item, read_field from report_site_checks "
-                      "where agent = ? and source_file = ? and record_no <= ? "
-                      "order by record_no, check_no",
-                      [agent, source_file, kept[-1][0] if kept else 0]):
-        checks[check.pop("record_no")].append(check)
-    details: dict[int, list[str]] = defaultdict(list)
-    for record_no, row in kept:
-        item_checks = json.dumps(checks.get(record_no, []), ensure_ascii=False)
-        details[(record_no - 1) // DETAIL_CHUNK].append(f"[{row},{item_checks}]")
-    for chunk, items in details.items():
-        site.write(f"{base}details-{chunk:04d}.js",
-                   data_call("details", chunk, f"[{','.join(items)}]"))
-    return {
-        "item_count": count, "row_chunks": sorted(chunks), "detail_chunks": sorted(details),
-        "row_chunk": ROW_CHUNK, "detail_chunk": DETAIL_CHUNK, "row_columns": ROW_COLUMNS,
-        "detail_columns": DETAIL_COLUMNS, "with_details": len(kept),
-    }
+        for agent, source_file, record_no, row, detail in batch:
+            if current is None or (current.agent, current.source_file) != (agent, source_file):
+                if current is not None:
+                    written[(current.agent, current.source_file)] = current.write(con)
+                current = ItemData(site, agent, source_file)
+            current.add(record_no, row, detail)
+    if current is not None:
+        written[(current.agent, current.source_file)] = current.write(con)
+    return written
 
 
 def reports(con: Connection, reporter: Reporter, files: list[str]
@@ -177,6 +205,11 @@ def write_compare(site: Site, con: Connection, pair: history.Pair) -> str:
     return relative
 
 
+def pair_of(con: Connection, head: str, base: str) -> history.Pair:
+    """Any two runs of one agent, as `score-report compare --head --base` takes them."""
+    return history.select_pairs(con, (), base, head)[0]
+
+
 def write_routing(site: Site, con: Connection, runs: list[dict]) -> str | None:
     """Every routing run side by side: accuracy per expected agent, the confusion matrix as
     a heat table and the run settings (the router_agent marts)."""
@@ -226,10 +259,12 @@ def copy_assets(site: Site) -> None:
 
 
 def build(con: Connection, out: Path, agents: tuple[str, ...],
-          echo: Callable[[str], None] = print) -> Site:
+          echo: Callable[[str], None] = print,
+          pairs: tuple[tuple[str, str], ...] = ()) -> Site:
     """Write the whole site into a new folder, then put it in `out`'s place: a reader never
     sees half of it, and a folder `score-report site` did not write is never replaced."""
     out = out.resolve()
+    chosen = [pair_of(con, head, base) for head, base in pairs]  # a wrong name: nothing written
     if out.exists() and any(out.iterdir()) and not (out / MARKER).exists():
         raise FileExistsError(f"{out} holds files `score-report site` did not write; "
                               "give another --out or empty it")
@@ -238,6 +273,8 @@ def build(con: Connection, out: Path, agents: tuple[str, ...],
     try:
         site = Site(work)
         write_pages(site, con, agents, echo)
+        for pair in chosen:
+            echo(write_compare(site, con, pair))
         site.write(MARKER, "written by score-report site\n")
         if out.exists():
             old = out.with_name(f".{out.name}.old")
@@ -255,7 +292,8 @@ def build(con: Connection, out: Path, agents: tuple[str, ...],
 
 
 def run_pages(site: Site, con: Connection, name: str, display: str, run: dict,
-              source_file: str, text: str, significance: list[dict]) -> dict:
+              source_file: str, text: str, significance: list[dict], data: dict | None
+              ) -> dict:
     """A run's page (its report, and its item table or RAG questions), its item page and its
     comparison with the run before it; returns its entry for the index."""
     base = run_path(name, source_file)
@@ -263,7 +301,6 @@ def run_pages(site: Site, con: Connection, name: str, display: str, run: dict,
     if name != RAG and run.get("previous_source_file"):
         previous = history.run(con, run["previous_source_file"])
         compare = write_compare(site, con, history.Pair(name, run, previous))
-    data = None if name == RAG else write_items(site, con, run, base)
     questions = write_rag_questions(con, run) if name == RAG else []
     entry = {"agent": name, "display_name": display, "source_file": source_file, "run": run,
              "page": base + "index.html", "compare": compare, "significance": significance,
@@ -279,7 +316,7 @@ def run_pages(site: Site, con: Connection, name: str, display: str, run: dict,
 
 
 def agent_section(site: Site, con: Connection, name: str, reporter: Reporter,
-                  echo: Callable[[str], None]) -> dict | None:
+                  items: dict[tuple, dict], echo: Callable[[str], None]) -> dict | None:
     """Every run of one agent (or of the RAG evaluation) and its trend, for the index."""
     runs = rag_runs(con) if name == RAG else agent_runs(con, name)
     if not runs:
@@ -298,8 +335,10 @@ def agent_section(site: Site, con: Connection, name: str, reporter: Reporter,
             echo(f"{source_file}: page failed ({type(error).__name__}: "
                  f"{first[0] if first else ''})")
             continue
+        data = None if name == RAG else items.get(
+            (name, source_file), ItemData(site, name, source_file).write(con))
         entry = run_pages(site, con, name, display, run, source_file, text,
-                          significance.get(source_file, []))
+                          significance.get(source_file, []), data)
         entries.append(entry)
         echo(f"{entry['page']}: {entry['size']} items")
     trend = None
@@ -321,9 +360,10 @@ def write_pages(site: Site, con: Connection, agents: tuple[str, ...],
         raise LookupError(f"unknown agent {unknown[0]!r}; known: {', '.join(sorted(reporters))}")
     copy_assets(site)
     present = tables(con)
+    items = write_items(site, con, agents)
     sections = [section for name, reporter in reporters.items()
                 if (not agents or name in agents) and set(reporter.required_tables) <= present
-                and (section := agent_section(site, con, name, reporter, echo))]
+                and (section := agent_section(site, con, name, reporter, items, echo))]
     routing = None
     if (not agents or "router_agent" in agents) and "router_agent" in reporters:
         routing = write_routing(site, con, agent_runs(con, "router_agent"))

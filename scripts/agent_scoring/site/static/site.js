@@ -299,6 +299,29 @@
       return scan();
     }
 
+    function rounds(item) {
+      // the same query's other rounds: links to their pages (the table's rows already read)
+      var box = document.getElementById("rounds");
+      box.textContent = "";
+      var chunks = meta.row_chunks.slice(), found = [];
+      function scan() {
+        if (!chunks.length) {
+          found.sort(function (a, b) { return a.record_no - b.record_no; }).forEach(function (other) {
+            var li = document.createElement("li");
+            if (other.record_no === item.record_no) { li.appendChild(el("span", other.round_label + " (이 항목)")); }
+            else { var a = el("a", other.round_label + " · 행 " + other.record_no + " · " + other.status); a.href = "#r=" + other.record_no; li.appendChild(a); }
+            box.appendChild(li);
+          });
+          return Promise.resolve();
+        }
+        return load("rows", chunks.shift()).then(function (rows) {
+          asObjects(meta.row_columns, rows).forEach(function (other) { if (other.query_id === item.query_id) { found.push(other); } });
+          return scan();
+        });
+      }
+      return scan();
+    }
+
     function show() {
       find().then(function (item) {
         var list = document.getElementById("item-fields");
@@ -322,6 +345,7 @@
           field(list, "LLM 코멘트", d.llm_comment);
           field(list, "응답 시간", d.response_time_sec === null || d.response_time_sec === undefined ? (d.response_time_problem || "-") : fmt(d.response_time_sec, 3) + "초 · " + (d.speed_band_label || "구간 없음"));
           field(list, "회차마다 다른 질의", d.is_flaky ? "예" : "아니오");
+          rounds(item);
           var section = document.getElementById("checks-section");
           var body = document.getElementById("checks").tBodies[0];
           body.textContent = "";
@@ -334,6 +358,8 @@
             tr.appendChild(el("td", c.expected_value));
             var v = el("td"); v.appendChild(el("span", c.passed ? "통과" : "실패", "badge " + (c.passed ? "pass" : "fail"))); tr.appendChild(v);
             tr.appendChild(el("td", c.read_field || "-"));
+            tr.appendChild(el("td", c.passed ? "읽은 필드에 기대값이 있다" :
+              (c.value_elsewhere_in_item ? "기대값이 항목의 다른 필드에 있다 (seeds/check_paths.csv의 경로 확인)" : "기대값이 없다")));
             body.appendChild(tr);
             if (c.read_field) { read.push(c.read_field); }
           });
