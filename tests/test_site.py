@@ -134,4 +134,29 @@ def test_a_huge_report_table_is_cut_with_a_note(monkeypatch):
     second = "".join(f"| s{i} | {i} |\n" for i in range(2))
     out = str(report_html(f"| a | b |\n| - | -: |\n{rows}\n| c | d |\n| - | - |\n{second}"))
     assert out.count("<tr>") == 1 + 3 + 1 + 2  # each header, 3 rows, then all of the second
-    assert "표의 행 5개 더" in out and "(글자 20개 더)" in out and "<th>c</th>" in out
+    assert "<p>(표의 행 5개 더: 전체는" in out  # the note itself is never cut
+    assert "표의 행 5개 더" in out and "<th>c</th>" in out
+    assert re.search(r"<td class=\"num\">가+ … \(글자 2\d개 더\)</td>", out)
+
+
+def test_every_run_gets_all_its_rows_however_the_items_stream_in(agent_warehouse, con,
+                                                                 tmp_path, monkeypatch):
+    """The items are one pass over every run, fetched a few rows at a time, while each run's
+    checks are read: every run still gets every row, in data files of ROW_CHUNK items."""
+    import json
+
+    from agent_scoring.site import build as site_build
+
+    monkeypatch.setattr(site_build, "FETCH_ROWS", 7)
+    monkeypatch.setattr(site_build, "ROW_CHUNK", 5)
+    site = site_build.build(con, tmp_path / "s", (), echo=lambda _: None).root
+    counts = con.execute("select agent, source_file, count(*) from item_scores "
+                         "group by all").fetchall()
+    for agent, source_file, count in counts:
+        folder = site / "runs" / slug(agent) / slug(source_file)
+        found = []
+        for data in sorted(folder.glob("rows-*.js")):
+            text = data.read_text(encoding="utf-8")
+            found += json.loads(text[text.index(", [") + 2:text.rindex(");")])
+        assert len(found) == count, source_file
+        assert max(len(list(folder.glob("rows-*.js"))), 1) >= count // 5

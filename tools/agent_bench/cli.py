@@ -16,11 +16,20 @@ import click
 
 from agent_bench.generate import Faults, agent_of, generate_exports, parse_file_rows
 from agent_bench.pyscore import PROJECT_DIR, load_rules, score_files
-from agent_bench.results import FixedCost, SizeResult, Step, format_findings, format_table
+from agent_bench.results import (
+    DailyResult,
+    FixedCost,
+    SizeResult,
+    Step,
+    format_daily,
+    format_findings,
+    format_table,
+)
 from agent_bench.runner import (
     SAMPLES_DIR,
     Runner,
     Settings,
+    bench_daily,
     bench_fixed_cost,
     bench_size,
 )
@@ -126,7 +135,8 @@ def main(
     wall time, peak RSS, the ratio to the full floor, and each target with its verdict.
 
     \b
-    Subcommands: `check FILE...` (same figures on given exports), `generate DIR`.
+    Subcommands: `daily` (the team's daily loop: a warehouse of 20 runs, one new export),
+    `check FILE...` (same figures on given exports), `generate DIR`.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -235,6 +245,111 @@ def _write_json(
         },
         "fixed_cost": fixed.as_dict() if fixed else None,
         "sizes": [result.as_dict() for result in results],
+    }
+    path.write_text(json.dumps(payload, indent=2, ensure_ascii=False), encoding="utf-8")
+
+
+@main.command()
+@click.option("--runs", type=click.IntRange(1), default=20, show_default=True,
+              help="Exports in the warehouse before the new one (daily runs of one test set).")
+@click.option("--file-rows", type=click.IntRange(1), default=262, show_default=True,
+              help="Rows per export (the team's are ~262: 131 queries x 2 rounds).")
+@click.option("--pairs", type=click.IntRange(1), default=3, show_default=True,
+              help="Interleaved pairs (new export, nothing new); the medians are reported.")
+@click.option("--fault-share", type=float, default=0.05, show_default=True,
+              help="Share of generated rows made faulty, as in the main benchmark.")
+@click.option("--seed", type=int, default=7, show_default=True)
+@click.option("--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=DEFAULT_TEMPLATE, show_default=True,
+              help="Export to resample (its name gives the agent prefix).")
+@click.option("--exclude", multiple=True, default=("tag:rag",), show_default=True,
+              help="dbt --exclude selector (repeatable), as the main benchmark's builds; "
+                   "--exclude '' builds every model and runs a bare `score-report` "
+                   "(README command 1 exactly).")
+@click.option("--memory-limit", default=None,
+              help="DuckDB memory_limit for dbt (AGENT_SCORING_MEMORY_LIMIT).")
+@click.option("--threads", type=int, default=None,
+              help="DuckDB threads for dbt (AGENT_SCORING_THREADS).")
+@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where inputs, DBs and logs go [default: a new temp dir].")
+@click.option("--keep", is_flag=True, help="Keep the work directory (kept anyway on failure).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Also write all figures (and dbt's per-node timings) here.")
+@click.option("--top", type=int, default=6, show_default=True,
+              help="Slowest models to list per build.")
+@click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
+              default=PROJECT_DIR, show_default=True, help="The dbt project.")
+def daily(
+    runs: int,
+    file_rows: int,
+    pairs: int,
+    fault_share: float,
+    seed: int,
+    template: Path,
+    exclude: tuple[str, ...],
+    memory_limit: str | None,
+    threads: int | None,
+    workdir: Path | None,
+    keep: bool,
+    json_path: Path | None,
+    top: int,
+    project_dir: Path,
+) -> None:
+    """The team's daily loop: a warehouse of --runs exports of --file-rows rows (the same
+    queries in each, as daily runs of one test set), built clean once; then, interleaved
+    --pairs times, one new export dropped into the input folder and `dbt build` then
+    `score-report` (two processes, README command 1) until its report is written, and the
+    same two with nothing new. Every timed new-export build starts from the same warehouse:
+    the export is added and removed once before the first pair, and removed after each pair
+    with an untimed rebuild. Prints the medians, dbt's own time (run_results.json), and the
+    goals: new export <= 8 s, nothing new <= 5 s. The figures of all runs are checked against
+    the pure-Python scorer after the first pair."""
+    exclude = tuple(selector for selector in exclude if selector)
+    settings = Settings(
+        project_dir=project_dir.resolve(), template=template.resolve(),
+        file_rows=(file_rows, file_rows), extra_rows=file_rows, seed=seed,
+        faults=_faults(fault_share), repeat=1, run_python=True, python_max_rows=0,
+        exclude=exclude, memory_limit=memory_limit, threads=threads, top=top,
+        added_file_pairs=pairs, site=False,
+    )
+    root = workdir or Path(tempfile.mkdtemp(prefix="agent-scoring-bench-"))
+    failed = False
+    try:
+        click.echo(f"== daily loop: {runs} runs of {file_rows} rows, one new export, "
+                   f"{pairs} pairs ({root / 'daily'})")
+        result = bench_daily(root / "daily", settings, runs, file_rows, pairs, click.echo)
+        click.echo(format_daily(result, top))
+        if json_path:
+            _write_daily_json(json_path, settings, result)
+    except BaseException:
+        failed = True
+        raise
+    finally:
+        if keep or failed:
+            click.echo(f"work directory kept: {root}", err=True)
+        elif workdir is None:
+            shutil.rmtree(root, ignore_errors=True)
+    if result.differences:
+        raise click.ClickException("the warehouse and the pure-Python scorer disagree (above)")
+    if result.failures:
+        raise click.ClickException("some steps failed (above)")
+
+
+def _write_daily_json(path: Path, settings: Settings, result: DailyResult) -> None:
+    payload = {
+        "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+        "pipeline": pipeline_version(settings.project_dir),
+        "settings": {
+            "runs": result.runs,
+            "file_rows": result.file_rows,
+            "pairs": settings.added_file_pairs,
+            "seed": settings.seed,
+            "template": str(settings.template),
+            "exclude": list(settings.exclude),
+            "memory_limit": settings.memory_limit,
+            "threads": settings.threads,
+        },
+        "daily": result.as_dict(),
     }
     path.write_text(json.dumps(payload, indent=2, ensure_ascii=False), encoding="utf-8")
 

@@ -3,7 +3,8 @@
 Each generated file is one test set as the team's tool writes it (SCORING §0): UTF-8 with BOM,
 CRLF record ends, LF inside quoted cells, minimal quoting, every round of a set of queries, one
 Run ID, rows ordered by round then query, Ordinal counting through the file. Queries are drawn
-from the template with replacement and get new IDs; response times (and the worker
+from the template with replacement and get new IDs (or, with `same_queries`, one query set is
+drawn once and every file runs it, as daily runs of one test set do); response times (and the worker
 milliseconds that add up to them) are jittered; a configurable share of rows become the real
 failure shapes: timeouts, empty replies and Raw JSON cells cut short (invalid JSON).
 """
@@ -62,6 +63,15 @@ class Template:
     header: list[str]
     rounds: list[str]  # 방/반복 labels in numeric (room, repeat) order
     queries: list[dict[str, TemplateRow]]  # per template query: round label -> row
+
+
+@dataclass
+class QuerySet:
+    """Queries drawn once, with their Query IDs: every file given it runs these (a file of
+    fewer rows, the first of them)."""
+
+    picks: list[dict[str, TemplateRow]]
+    query_ids: list[str]
 
 
 @dataclass
@@ -213,13 +223,22 @@ def write_export(
     faults: Faults,
     start: datetime,
     jitter_sigma: float = 0.25,
+    query_set: QuerySet | None = None,
 ) -> GeneratedFile:
-    """One test-set file of `rows` rows: ceil(rows / rounds) queries, every round of each."""
+    """One test-set file of `rows` rows: ceil(rows / rounds) queries, every round of each
+    (new ones, or the first of `query_set`)."""
     ids = _Ids(rng)
     header = template.header
     rounds = template.rounds
-    picks = [rng.choice(template.queries) for _ in range(math.ceil(rows / len(rounds)))]
-    query_ids = [ids.new() for _ in picks]
+    wanted = math.ceil(rows / len(rounds))
+    if query_set is None:
+        picks = [rng.choice(template.queries) for _ in range(wanted)]
+        query_ids = [ids.new() for _ in picks]
+    else:
+        if wanted > len(query_set.picks):
+            raise ValueError(f"{rows} rows need {wanted} queries; the query set has "
+                             f"{len(query_set.picks)}")
+        picks, query_ids = query_set.picks[:wanted], query_set.query_ids[:wanted]
     run_id = ids.new()
     counts: Counter[str] = Counter()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -283,11 +302,20 @@ def generate_exports(
     faults: Faults | None = None,
     first_index: int = 0,
     first_day: date = date(2026, 1, 5),
+    same_queries: bool = False,
 ) -> list[GeneratedFile]:
-    """Write `rows` rows as <agent>_<yymmdd>_<k>.csv files, one test set per day."""
+    """Write `rows` rows as <agent>_<yymmdd>_<k>.csv files, one test set per day; with
+    `same_queries`, every file runs the same queries (same Query IDs), drawn once."""
     template = load_template(template_path)
     rng = random.Random(seed)
     faults = faults or Faults()
+    query_set = None
+    if same_queries:
+        # its own stream: the files' other draws stay what they are without it
+        drawn = random.Random(f"{seed}-queries")
+        count = math.ceil(file_rows[1] / len(template.rounds))
+        query_set = QuerySet([drawn.choice(template.queries) for _ in range(count)],
+                             [_Ids(drawn).new() for _ in range(count)])
     written: list[GeneratedFile] = []
     remaining = rows
     index = first_index
@@ -298,7 +326,8 @@ def generate_exports(
             hours=9, seconds=rng.uniform(0, 3600)
         )
         path = out_dir / f"{template.agent}_{day:%y%m%d}_{index:04d}.csv"
-        written.append(write_export(path, template, size, rng, faults, start))
+        written.append(write_export(path, template, size, rng, faults, start,
+                                    query_set=query_set))
         remaining -= size
         index += 1
     return written

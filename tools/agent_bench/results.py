@@ -368,3 +368,137 @@ def site_lines(result: SizeResult) -> list[str]:
         lines.append(f"site first render (headless Chromium, {shown}): DOMContentLoaded "
                      f"{dcl:,.0f} ms, all items loaded {loaded:,.0f} ms ({last['status']})")
     return lines
+
+
+# the daily loop (issue: the team's real exports are ~262 rows): a warehouse of 20 runs, one
+# new export, `dbt build && score-report` until its report is written; and the same with
+# nothing new. The figures of the issue were the times before.
+DAILY_NEW_MAX_S = 8.0
+DAILY_NEW_BEFORE_S = 13.7
+DAILY_NOOP_MAX_S = 5.0
+DAILY_NOOP_BEFORE_S = 13.3
+
+
+@dataclass
+class DailyCase:
+    """One case of the daily loop: `dbt build` then `score-report`, once per pair."""
+
+    name: str
+    rows: int
+    build: Step
+    report: Step
+
+    def totals(self) -> list[float]:
+        """Per pair: the two processes' wall times added (the user waits for both)."""
+        return [build.wall_s + report.wall_s
+                for build, report in zip(self.build.runs, self.report.runs, strict=True)]
+
+    @property
+    def wall_s(self) -> float:
+        return statistics.median(self.totals())
+
+    def line(self) -> str:
+        totals = self.totals()
+        dbt_s = self.build.dbt_s
+        own = (f", of which dbt's own {dbt_s:.2f} s = {dbt_s / self.wall_s:.0%} of the loop"
+               if dbt_s is not None else "")
+        pairs = f" (pairs: {', '.join(f'{t:.2f}' for t in totals)})" if len(totals) > 1 else ""
+        return (f"{self.name}: {self.wall_s:.2f} s{pairs} = dbt build {self.build.wall_s:.2f}"
+                f" s{own} + score-report {self.report.wall_s:.2f} s")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "case": self.name,
+            "wall_s": self.wall_s if self.build.runs else None,
+            "wall_s_runs": self.totals(),
+            "dbt_elapsed_s": self.build.dbt_s,
+            "dbt_share": self.build.dbt_s / self.wall_s
+            if self.build.dbt_s is not None and self.build.runs else None,
+            "steps": [self.build.as_dict(None), self.report.as_dict(None)],
+        }
+
+
+@dataclass
+class DailyResult:
+    """`scripts/bench daily`: the clean build of the runs (untimed in the targets), then the
+    interleaved pairs (new export, nothing new)."""
+
+    runs: int
+    file_rows: int
+    queries: int
+    files: list[GeneratedFile]
+    clean: DailyCase
+    added: DailyCase
+    noop: DailyCase
+    differences: list[str] | None
+    db_bytes: int
+    failures: list[str]
+
+    def targets(self) -> list[Target]:
+        targets = []
+        for case, limit, before in ((self.added, DAILY_NEW_MAX_S, DAILY_NEW_BEFORE_S),
+                                    (self.noop, DAILY_NOOP_MAX_S, DAILY_NOOP_BEFORE_S)):
+            if not _measured(case.build, case.report):
+                continue
+            count = len(case.totals())
+            median = f"median of {count} interleaved pairs " if count > 1 else ""
+            targets.append(Target(
+                f"daily loop, {case.name} <= {limit:.0f} s (issue: {before} s before)",
+                f"{median}{case.wall_s:.2f} s (dbt build {case.build.wall_s:.2f} s + "
+                f"score-report {case.report.wall_s:.2f} s)",
+                case.wall_s <= limit,
+            ))
+        return targets
+
+    def as_dict(self) -> dict[str, Any]:
+        faults: Counter[str] = Counter()
+        for generated in self.files:
+            faults.update(generated.faults)
+        return {
+            "runs": self.runs,
+            "file_rows": self.file_rows,
+            "queries_per_run": self.queries,
+            "files": [f.path.name for f in self.files],
+            "input_bytes": sum(f.size_bytes for f in self.files),
+            "rows_by_kind": dict(faults),
+            "db_bytes": self.db_bytes,
+            "figures_agree": None if self.differences is None else not self.differences,
+            "differences": self.differences,
+            "failures": self.failures,
+            "clean": self.clean.as_dict(),
+            "new_export": self.added.as_dict(),
+            "nothing_new": self.noop.as_dict(),
+            "targets": [target.as_dict() for target in self.targets()],
+        }
+
+
+def format_daily(result: DailyResult, top: int) -> str:
+    lines = [f"{'step':<34} {'rows':>10} {'wall s':>8} {'dbt s':>7} {'peak RSS MB':>12}"]
+    for case in (result.clean, result.added, result.noop):
+        for step in (case.build, case.report):
+            if not step.runs:
+                lines.append(f"{step.name:<34} {step.rows:>10,} {'-':>8}")
+                continue
+            dbt_s = f"{step.dbt_s:.2f}" if step.dbt_s is not None else "-"
+            lines.append(f"{step.name:<34} {step.rows:>10,} {step.wall_s:>8.2f} {dbt_s:>7} "
+                         f"{step.peak_rss_mb:>12,.0f}")
+    if result.differences is None:
+        lines.append("figures: not compared")
+    elif not result.differences:
+        lines.append(f"figures agree: pure Python = warehouse on the {result.runs + 1} runs "
+                     "after the first new export and the build with nothing new after it")
+    else:
+        lines.append(f"figures differ ({len(result.differences)}):")
+        lines += [f"  {line}" for line in result.differences[:20]]
+    lines += [case.line() for case in (result.clean, result.added, result.noop)
+              if _measured(case.build, case.report)]
+    lines += [target.line() for target in result.targets()]
+    for case in (result.added, result.noop):
+        if not case.build.dbt:
+            continue
+        timings = case.build.median_dbt()
+        kinds = ", ".join(f"{k} {s:.1f}" for k, s in sorted(timings.by_type.items()))
+        models = ", ".join(f"{n} {s:.2f}" for n, s in timings.top_models(top))
+        lines.append(f"{case.build.name}: dbt {timings.elapsed_s:.1f} s (summed: {kinds})")
+        lines.append(f"  slowest models (s): {models}")
+    return "\n".join(lines)

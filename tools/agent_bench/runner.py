@@ -8,10 +8,14 @@ its own) the two floor queries, the pure-Python scorer (a reference and a cross-
 figures), a clean `dbt build` + `score-report` then `score-report site` on that warehouse
 (with the first render of its largest run page in headless Chromium), the same build + report
 with no input files, a build after one more 262-row file arrives, and a build with nothing new.
+
+The daily loop (`bench_daily`): a warehouse of N runs of one test set, then interleaved pairs
+of `dbt build` + `score-report` after one new export and with nothing new.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
@@ -27,7 +31,15 @@ from agent_bench.dbt_floor import floor_command, write_floor_project
 from agent_bench.generate import Faults, agent_of, generate_exports
 from agent_bench.measure import Measured, read_run_results, run_measured
 from agent_bench.pyscore import PROJECT_DIR, TOOLS_DIR, load_rules, score_files
-from agent_bench.results import SITE_STEP, FixedCost, SiteRun, SizeResult, Step
+from agent_bench.results import (
+    SITE_STEP,
+    DailyCase,
+    DailyResult,
+    FixedCost,
+    SiteRun,
+    SizeResult,
+    Step,
+)
 from agent_bench.runbrowser import first_render, walk_site
 from agent_bench.warehouse import compare, warehouse_figures
 
@@ -295,3 +307,86 @@ def bench_fixed_cost(base: Path, settings: Settings, echo: Any) -> FixedCost:
     for failure in dict.fromkeys(runner.failures):
         raise BenchError(failure)
     return fixed
+
+
+def bench_daily(
+    base: Path, settings: Settings, runs: int, file_rows: int, pairs: int, echo: Any
+) -> DailyResult:
+    """The team's daily loop: `runs` exports of `file_rows` rows, the same queries in each (one
+    test set run day after day), built clean once; then `pairs` times, interleaved, one new
+    export dropped in and `dbt build` + `score-report` (two processes, README command 1) until
+    its report is written, and the same two with nothing new. Every timed +1 build starts from
+    the same warehouse (the N runs, after a build that removed the new export): before the
+    first pair the export is added and removed once, untimed, and after every pair it is
+    removed and the warehouse rebuilt, untimed."""
+    runner = Runner(base, settings)
+    started = time.perf_counter()
+    files = generate_exports(
+        settings.template, base / "exports", (runs + 1) * file_rows, (file_rows, file_rows),
+        settings.seed, settings.faults, same_queries=True,
+    )
+    daily, new = files[:runs], files[runs]
+    runner.input_dir.mkdir(parents=True, exist_ok=True)
+    for generated in daily:
+        shutil.copy(generated.path, runner.input_dir / generated.path.name)
+    queries = len({row["Query ID"] for row in _rows(new.path)})
+    echo(f"  generated {len(files)} exports of {file_rows} rows (the same {queries} queries "
+         f"in each; {runs} in the warehouse, 1 new) in {time.perf_counter() - started:.1f} s")
+    rows = sum(f.rows for f in daily)
+    new_target = runner.input_dir / new.path.name
+    reports = base / "reports"
+    new_report = reports / f"{new.path.stem}_score_summary.md"
+    # the bench's convention: with RAG excluded its marts are not built, so one agent's reports
+    agent = ("--agent", agent_of(settings.template)) if runner.exclude else ()
+    clean = DailyCase(f"clean build of {runs} runs", rows,
+                      Step(f"dbt build, clean ({runs} runs)", rows),
+                      Step("score-report, clean", rows))
+    added = DailyCase("new export", rows + new.rows,
+                      Step(f"dbt build, new export ({new.rows} rows)", rows + new.rows),
+                      Step("score-report, new export", rows + new.rows))
+    noop = DailyCase("nothing new", rows + new.rows,
+                     Step("dbt build, nothing new", rows + new.rows),
+                     Step("score-report, nothing new", rows + new.rows))
+    untimed = Step("untimed", rows)
+
+    def loop(case: DailyCase, label: str) -> None:
+        new_report.unlink(missing_ok=True)  # its report must be this step's
+        runner.dbt_build(f"build-{label}", case.build)
+        runner.score_report(f"score-report-{label}", case.report, *agent)
+        if not new_report.exists():
+            runner.failures.append(f"{label}: score-report wrote no {new_report.name}")
+
+    runner.clean_warehouse()
+    runner.dbt_build("build-clean", clean.build)
+    runner.score_report("score-report-clean", clean.report, *agent)
+    last = reports / f"{daily[-1].path.stem}_score_summary.md"
+    if not last.exists():
+        raise BenchError(f"the clean build's score-report wrote no {last.name} in {reports}")
+    echo(f"  {clean.line()}")
+    shutil.copy(new.path, new_target)
+    runner.dbt_build("build-warmup-added", untimed)
+    new_target.unlink()
+    runner.dbt_build("build-warmup-removed", untimed)
+    differences: list[str] | None = None
+    for pair in range(pairs):
+        shutil.copy(new.path, new_target)
+        loop(added, "new-export")
+        loop(noop, "nothing-new")
+        if pair == 0:  # the warehouse's figures of all runs against the pure-Python scorer's
+            expected = score_files(sorted(runner.input_dir.glob("*.csv")),
+                                   load_rules(settings.project_dir))
+            differences = compare(expected, warehouse_figures(runner.db))
+        new_target.unlink()
+        if pair < pairs - 1:
+            runner.dbt_build("build-removed", untimed)
+        echo(f"  pair {pair + 1}/{pairs}: new export {added.totals()[-1]:.2f} s, "
+             f"nothing new {noop.totals()[-1]:.2f} s")
+    for failure in dict.fromkeys(runner.failures):
+        echo(f"  FAILED: {failure}")
+    return DailyResult(runs, file_rows, queries, files, clean, added, noop, differences,
+                       runner.db.stat().st_size, runner.failures)
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.DictReader(handle))

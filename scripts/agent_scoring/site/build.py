@@ -23,10 +23,14 @@ from agent_scoring.site import charts
 from agent_scoring.site.html import chart_svg, render, report_html, slug
 
 MARKER = ".score-report-site"
-# items per data file of the item table, and per data file of the item pages (a raw reply
-# may be 32 kB, so 50 of them stay under 2 MB)
+# rows fetched at a time from the one pass over every item
+FETCH_ROWS = 50_000
+# items per data file of the item table, and per data file of the item pages: an item page
+# shows at most SHOWN_REPLY_CHARS of a raw reply (Excel's cell limit; the corpus has a 10 MB
+# one), so 20 of them stay under 2 MB even in Korean (3 bytes a character)
 ROW_CHUNK = 2000
-DETAIL_CHUNK = 50
+DETAIL_CHUNK = 20
+SHOWN_REPLY_CHARS = 32767
 # the item table's columns, in the order of each row's array in rows-NNNN.js
 ROW_COLUMNS = ("record_no", "query_id", "round_label", "query_text", "status",
                "failed_checks", "speed_band_label", "is_flaky", "llm_item_score",
@@ -36,7 +40,10 @@ DETAIL_COLUMNS = ("record_no", "item_id", "query_id", "round_label", "category",
                   "intent_score", "rule_intent_score", "llm_intent_score", "llm_score",
                   "llm_status", "llm_comment", "total_score", "response_time_sec",
                   "response_time_problem", "speed_rubric", "speed_points", "speed_band_label",
-                  "is_flaky", "check_count", "check_passed", "raw_reply")
+                  "is_flaky", "check_count", "check_passed", "raw_reply", "raw_reply_chars")
+# what the item page shows of a column, where it is not the column itself
+SHOWN = {"raw_reply": f"left(raw_reply, {SHOWN_REPLY_CHARS})",
+         "raw_reply_chars": "length(raw_reply)"}
 TREND_COLUMNS = ["intent_score", "accuracy_score", "stability_score"]
 RAG = "rag"
 
@@ -81,7 +88,7 @@ def data_call(kind: str, chunk: int, payload: str) -> str:
 
 
 def json_array_sql(columns: tuple[str, ...]) -> str:
-    return "json_array(" + ", ".join(columns) + ")"
+    return "json_array(" + ", ".join(SHOWN.get(c, c) for c in columns) + ")"
 
 
 class ItemData:
@@ -95,12 +102,6 @@ class ItemData:
         self.rows: dict[int, list[str]] = defaultdict(list)
         self.details: list[tuple[int, str]] = []
         self.count = 0
-
-    def add(self, record_no: int, row: str, detail: str | None) -> None:
-        self.rows[(record_no - 1) // ROW_CHUNK].append(row)
-        if detail is not None:
-            self.details.append((record_no, detail))
-        self.count += 1
 
     def write(self, con: Connection) -> dict:
         """Write the files; returns what the run's pages need to read them."""
@@ -136,19 +137,27 @@ def write_items(site: Site, con: Connection, agents: tuple[str, ...]) -> dict[tu
     once, not once per run); per (agent, source_file), what its pages need to read them."""
     written: dict[tuple, dict] = {}
     where = f"where agent {IN_FILES} " if agents else ""
-    cursor = con.execute(*spelled_out(
+    # a cursor of its own: each run's checks are read while the items still stream in, and a
+    # query on the same connection would end this one
+    stream = con.cursor() if hasattr(con, "cursor") else con
+    cursor = stream.execute(*spelled_out(
         f"select agent, source_file, record_no, {json_array_sql(ROW_COLUMNS)}, "
         f"case when raw_reply is not null then {json_array_sql(DETAIL_COLUMNS)} end "
         f"from report_site_items {where}order by agent, source_file, record_no",
         [list(agents)] if agents else []))
     current: ItemData | None = None
-    while batch := cursor.fetchmany(50_000):
+    key = None
+    while batch := cursor.fetchmany(FETCH_ROWS):
         for agent, source_file, record_no, row, detail in batch:
-            if current is None or (current.agent, current.source_file) != (agent, source_file):
+            if (agent, source_file) != key:
                 if current is not None:
-                    written[(current.agent, current.source_file)] = current.write(con)
-                current = ItemData(site, agent, source_file)
-            current.add(record_no, row, detail)
+                    written[key] = current.write(con)
+                current, key = ItemData(site, agent, source_file), (agent, source_file)
+                add_row, details = current.rows, current.details
+            add_row[(record_no - 1) // ROW_CHUNK].append(row)
+            if detail is not None:
+                details.append((record_no, detail))
+            current.count += 1
     if current is not None:
         written[(current.agent, current.source_file)] = current.write(con)
     return written

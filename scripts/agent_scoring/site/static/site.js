@@ -364,7 +364,9 @@
             if (c.read_field) { read.push(c.read_field); }
           });
           var pre = document.getElementById("raw");
-          if (hit) { showRaw(pre, d.raw_reply, read); }
+          if (hit && d.raw_reply_chars > d.raw_reply.length) {
+            pre.textContent = "(원문 응답이 " + d.raw_reply_chars + "자로 길어 처음 " + d.raw_reply.length + "자만 보인다)\n" + d.raw_reply;
+          } else if (hit) { showRaw(pre, d.raw_reply, read); }
           else { pre.textContent = "(원문 응답은 파일마다 처음 " + meta.with_details + "개 행까지 보관된다: dbt var site_replies_per_file)"; }
           status.textContent = "";
         });
