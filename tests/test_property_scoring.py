@@ -35,6 +35,7 @@ MODELS = [
     "int_resume_agent__item_scores",
     "url_agent__url_matches",
     "int_url_agent__item_scores",
+    "int_scoring__item_scores",
     "item_scores",
     "int_scoring__round_figures",
     "int_scoring__query_verdicts",

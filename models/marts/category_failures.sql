@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- Per agent, file and 카테고리: how its items fail - errors, empty replies, totals below
 -- var('fail_total_below') - and the most frequent error pattern (digits folded to N), as
 -- the team's platform groups its failure patterns. Stored per file as its items change: as
@@ -14,7 +14,7 @@ with items as {{ not_materialized() }} (
             when status = 'empty' then '(빈 응답)'
             when total_score < {{ var('fail_total_below') }} then '(종합 점수 미달)'
         end as failure_pattern
-    from {{ ref('item_scores') }}
+    from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }}
 ),
 

@@ -8,7 +8,7 @@ with files as (
 
 scored as (
     select source_file, count(*) as rows_scored
-    from {{ ref('item_scores') }}
+    from {{ ref('int_scoring__item_scores') }}
     group by all
 ),
 

@@ -3,7 +3,7 @@
     on_schema_change='append_new_columns',
     post_hook=[
         "{{ delete_stale_run_pairs(run_pairs_now(ref('runs'), ref('int_scoring__run_files'))) }}",
-        "{{ create_item_changes_between(ref('item_scores'), ref('check_results')) }}",
+        "{{ create_item_changes_between(ref('int_scoring__item_scores'), ref('check_results')) }}",
     ],
     **replace_by_key_config(['head_file', 'base_file'])
 ) }}
@@ -31,7 +31,7 @@ pairs as (
 ),
 
 changes as (
-    {{ item_change_rows('pairs', ref('item_scores'), ref('check_results')) }}
+    {{ item_change_rows('pairs', ref('int_scoring__item_scores'), ref('check_results')) }}
 )
 
 select

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- Per agent and file: the headline figures the team's platform reports, in its terms - the
 -- total (종합 점수) and the share of items failing it, latency p50 / p90 per speed class by
 -- nearest rank, error and empty rates; the total's 95% interval, clustered by Query ID.
@@ -6,7 +6,7 @@
 {%- set rubrics = var('speed_rubrics').keys() | list %}
 
 with items as {{ not_materialized() }} (
-    select * from {{ ref('item_scores') }}
+    select * from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }}
 ),
 

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- The confusion counts of score_agreement: per agent, file and metric, the items at each
 -- (LLM score, rule score); a rule_score of null counts the items the rules could not score.
 -- Stored per file as its items change: as a view, each read of score_agreement (the report,
@@ -10,7 +10,7 @@ with pairs as (
 ),
 
 files as (
-    {{ file_names(ref('item_scores'), new_file_versions()) }}
+    {{ file_names(ref('int_scoring__item_scores'), new_file_versions()) }}
 ),
 
 cells as (

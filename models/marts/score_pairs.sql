@@ -8,7 +8,7 @@ with items as (
     select
         items.*,
         agents.llm_score_metrics
-    from {{ ref('item_scores') }} as items
+    from {{ ref('int_scoring__item_scores') }} as items
     inner join {{ ref('agents') }} as agents on agents.agent = items.agent
 ),
 

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- The score_pairs two points apart or more, with what the rules saw on the item: the rows
 -- of the report's "2점 이상 차이 나는 문항", numbered per file in the report's order.
 -- Stored per file as its items change (a view computed every item's round list and failed
@@ -12,7 +12,7 @@ with far_pairs as (
 ),
 
 items as (
-    select * from {{ ref('item_scores') }}
+    select * from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }}
 ),
 

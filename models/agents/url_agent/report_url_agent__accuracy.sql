@@ -1,10 +1,10 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- The URL agent report's accuracy as the team counts it: per file, per round in round order
 -- and for the set last, its items by accuracy points (success 5, partial 3, failure 0),
 -- those no rule scored, the success rate and the mean.
 
 with items as (
-    select * from {{ ref('item_scores') }}
+    select * from {{ ref('int_scoring__item_scores') }}
     where agent = 'url_agent' and {{ new_file_versions() }}
 ),
 

@@ -8,7 +8,7 @@ with matches as (
 ),
 
 items as (
-    select * from {{ ref('item_scores') }}
+    select * from {{ ref('int_scoring__item_scores') }}
     where agent = 'url_agent' and {{ new_file_versions() }}
 )
 

@@ -8,7 +8,7 @@ with matches as (
 ),
 
 items as (
-    select source_file, record_no, round_label from {{ ref('item_scores') }}
+    select source_file, record_no, round_label from {{ ref('int_scoring__item_scores') }}
     where agent = 'url_agent' and {{ new_file_versions() }}
 ),
 

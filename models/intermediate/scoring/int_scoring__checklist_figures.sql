@@ -1,11 +1,11 @@
-{{ config_incremental_by_file(['item_scores', 'int_scoring__query_verdicts']) }}
+{{ config_incremental_by_file(['int_scoring__item_scores', 'int_scoring__query_verdicts']) }}
 -- The figures of the operational checklists (ops_checklist) that each file gives alone, one
 -- row per agent and file: stored per file as its items change, so the checklist (which
 -- also compares a file with the runs before it) reads one small row per file.
 {%- set limits = var('ops_checklist') %}
 
 with items as {{ not_materialized() }} (
-    select * from {{ ref('item_scores') }}
+    select * from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }}
 ),
 

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- The standard errors of the round and set figures, clustered by Query ID (macros/confidence.sql);
 -- round_scores and set_scores turn them into 95% intervals. Computed per source file as
 -- its item rows change.
@@ -9,12 +9,12 @@ with items as {{ not_materialized() }} (
     select
         {{ star_except(['source_file', 'file_fingerprint']) }},
         {{ file_key('source_file') }} as file_key
-    from {{ ref('item_scores') }}
+    from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }}
 ),
 
 files as (
-    {{ file_names(ref('item_scores'), new_file_versions()) }}
+    {{ file_names(ref('int_scoring__item_scores'), new_file_versions()) }}
 ),
 
 item_groups as (

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- query_consistency, computed per source file as its item rows change (query_consistency
 -- is a view of this table).
 
@@ -8,12 +8,12 @@ with items as {{ not_materialized() }} (
     select
         {{ star_except(['source_file', 'file_fingerprint']) }},
         {{ file_key('source_file') }} as file_key
-    from {{ ref('item_scores') }}
+    from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }}
 ),
 
 files as (
-    {{ file_names(ref('item_scores'), new_file_versions()) }}
+    {{ file_names(ref('int_scoring__item_scores'), new_file_versions()) }}
 ),
 
 item_groups as (

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- One row per source file: what the runs and run_trends marts need of its item rows (when
 -- it ran, its sizes, its query sets, its latency), computed once per file as its rows change.
 {%- set rubrics = var('speed_rubrics').keys() | list %}
@@ -7,7 +7,7 @@ with items as (
     select
         *,
         {{ query_key('query_text') }} as query_key
-    from {{ ref('item_scores') }}
+    from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }}
 ),
 

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- The report's "안정성 실패(에러) 패턴": per agent and file, error and empty items grouped by
 -- the shape of their message (error_pattern: digits folded to N), ranked most frequent first.
 
@@ -14,7 +14,7 @@ with failed as (
             {{ error_pattern('error_message', 80) }},
             '(응답 없음: assistantMessage·dataUIList 모두 비어 있음)'
         ) as pattern
-    from {{ ref('item_scores') }}
+    from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }} and status in ('error', 'empty')
 ),
 

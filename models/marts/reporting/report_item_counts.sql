@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- The report's header and criteria counts: per agent and file, its Query IDs, its items by
 -- status and by where their score came from (score_source), and those without a track.
 
@@ -15,6 +15,6 @@ select
     count(case when score_source = '{{ source }}' then 1 end) as source_{{ source }}_count
     {{- "," if not loop.last }}
     {%- endfor %}
-from {{ ref('item_scores') }}
+from {{ ref('int_scoring__item_scores') }}
 where {{ new_file_versions() }}
 group by agent, source_file, file_fingerprint

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- The report's "반복 재현 필요 질문": per agent, file and track group, each Query ID whose
 -- rounds disagree on pass/fail (query_consistency verdict 'mismatch'), with its query and
 -- each round's score and status in round order.
@@ -10,7 +10,7 @@ with mismatched as (
 ),
 
 items as (
-    select * from {{ ref('item_scores') }}
+    select * from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }}
 )
 

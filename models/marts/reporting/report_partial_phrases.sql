@@ -1,10 +1,10 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- Per agent, file and phrase: the partial replies (status partial) that phrase made partial
 -- (seeds/resume_partial_phrases.csv), ranked most frequent first, with the first such reply
 -- of the file as an example. The resume report's "부분 응답 문구".
 
 with partial_items as (
-    select * from {{ ref('item_scores') }}
+    select * from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }} and status = 'partial'
 ),
 

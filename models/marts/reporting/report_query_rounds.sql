@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- The report's 데이터 품질 section, what its list of one-round Query IDs is drawn from: every
 -- Query ID of a file with the rounds it was asked in. Stored per file as its item rows
 -- change; every file keeps rows here, so report_single_round_queries re-reads only new files.
@@ -11,12 +11,12 @@ with items as (
         query_id,
         round_label,
         query_text
-    from {{ ref('item_scores') }}
+    from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }}
 ),
 
 files as (
-    {{ file_names(ref('item_scores'), new_file_versions()) }}
+    {{ file_names(ref('int_scoring__item_scores'), new_file_versions()) }}
 ),
 
 file_rounds as (

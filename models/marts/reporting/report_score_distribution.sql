@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- The report's 0-5 distributions (의도 충족, and the per-item speed points): per agent,
 -- file, metric and item group, a row per round in round order and the set ('세트') last,
 -- with its items per 0-5 bucket. Item groups: 'all', and for an agent with tracks the
@@ -6,7 +6,7 @@
 -- "Track 1 + Track 2 (단일)").
 
 with items as {{ not_materialized() }} (
-    select * from {{ ref('item_scores') }}
+    select * from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }}
 ),
 

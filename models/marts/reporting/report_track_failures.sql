@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- Per agent, file, track, status and message shape (error_pattern): the error and empty
 -- items, ranked most frequent first. The resume report's failures by track.
 
@@ -11,7 +11,7 @@ with failed as (
         status,
         coalesce({{ error_pattern('error_message', 80) }}, '(응답 없음)') as pattern,
         query_id
-    from {{ ref('item_scores') }}
+    from {{ ref('int_scoring__item_scores') }}
     where {{ new_file_versions() }} and status in ('error', 'empty')
 ),
 

@@ -1,4 +1,4 @@
-{{ config_incremental_by_file('item_scores') }}
+{{ config_incremental_by_file('int_scoring__item_scores') }}
 -- The report's 데이터 품질 section, its lines on values scored without their meaning: response
 -- times that give no speed score (by problem) and LLM 상태 values seeds/llm_statuses.csv does
 -- not know, counted per file, most frequent first, each as the report names it. Stored per
@@ -17,7 +17,7 @@ with items as (
         response_time_problem,
         llm_status,
         llm_status_class
-    from {{ ref('item_scores') }}
+    from {{ ref('int_scoring__item_scores') }}
     where ({{ unusable }})
         and {{ new_file_versions('source_file', unusable) }}
 ),

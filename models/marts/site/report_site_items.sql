@@ -5,7 +5,7 @@
 -- run it writes, and a build pays nothing for it.
 
 with items as (
-    select * from {{ ref('item_scores') }}
+    select * from {{ ref('int_scoring__item_scores') }}
 ),
 
 exported as (
