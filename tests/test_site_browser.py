@@ -129,7 +129,7 @@ class Visit:
         self.page.wait_for_load_state("load")
         if "item-status" in self.page.content():
             self.page.wait_for_function(
-                "!document.getElementById('item-status').textContent.includes('불러오는 중')")
+                "() => !document.getElementById('item-status').textContent.includes('불러오는 중')")
 
     def close(self) -> None:
         self.context.close()
@@ -201,11 +201,13 @@ def test_the_item_permalink_shows_its_raw_reply_as_text(browser, site):
         assert visit.page.evaluate("window.__pwned") is None
         assert visit.page.locator("#checks tbody tr").count() > 0
         # each round of the query: this one, and a link to the other
-        visit.page.wait_for_function("document.querySelectorAll('#rounds li').length === 2")
+        # a function, not an expression: Playwright evals an expression in the page, which
+        # the page's policy refuses
+        visit.page.wait_for_function("() => document.querySelectorAll('#rounds li').length === 2")
         other = visit.page.locator("#rounds a")
         assert other.count() == 1
         other.click()
-        visit.page.wait_for_function("document.getElementById('item-title').textContent"
+        visit.page.wait_for_function("() => document.getElementById('item-title').textContent"
                                      ".includes('2/1')")
         assert HOSTILE_REPLY in visit.page.inner_text("#raw")
     finally:
