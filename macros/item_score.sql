@@ -52,3 +52,22 @@
     case when status in ('error', 'empty') then 0 else 5 end as rule_stability_score,
     {{ speed_band }} as rule_speed_score
 {%- endmacro %}
+
+
+{% macro item_columns() -%}
+    {#- The item scores' columns in the public order: int_scoring__item_scores reads each
+        agent's model by these names (an agent may order its own differently) and
+        item_scores publishes them. -#}
+    {{ return([
+    'agent', 'source_file', 'file_fingerprint', 'record_no', 'run_id', 'item_id', 'query_id',
+    'round_label', 'round_room', 'round_repeat', 'track', 'category', 'query_text',
+    'executed_at', 'status', 'error_message', 'partial_phrase', 'reply_excerpt',
+    'raw_json_is_valid', 'used_response_fallback', 'check_count', 'check_passed', 'pass_ratio',
+    'heuristic_score', 'llm_score', 'score_source', 'intent_score', 'accuracy_score',
+    'stability_score', 'response_time_sec', 'speed_rubric', 'speed_points', 'accuracy_source',
+    'stability_source', 'speed_source', 'llm_status', 'llm_status_class', 'llm_intent_score',
+    'llm_accuracy_score', 'llm_consistency_score', 'llm_stability_score', 'llm_speed_score',
+    'response_time_problem', 'scored_at', 'rule_intent_score', 'rule_accuracy_score',
+    'rule_stability_score', 'rule_speed_score', 'total_score', 'llm_model', 'prompt_version'
+    ]) }}
+{%- endmacro %}
