@@ -60,6 +60,17 @@ def test_the_run_page_shows_every_figure_of_its_markdown_report(site, con):
         assert not missing, f"{source_file}: {missing[:5]}"
 
 
+def test_the_rag_page_gives_each_questions_verdict(site, con):
+    passed, failed = con.execute(
+        "select count(*) filter (where passed), count(*) filter (where not passed) "
+        "from rag_judgements where report_file = 'evaluation_report_sample_20251211_100000.json'"
+    ).fetchone()
+    page = (site / "runs" / "rag" / slug("evaluation_report_sample_20251211_100000.json")
+            / "index.html").read_text(encoding="utf-8")
+    assert page.count('<span class="badge pass">통과</span>') == passed > 0
+    assert page.count('<span class="badge fail">실패</span>') == failed > 0
+
+
 def test_every_golden_chart_is_drawn_as_svg():
     blocks = [block for path in sorted(GOLDEN.glob("*.md"))
               for block in mermaid_blocks(path.read_text(encoding="utf-8"))]
