@@ -146,16 +146,15 @@
 {%- endmacro %}
 
 
-{% macro after_load(loader='export_loads') -%}
-    {#- Makes the calling model wait for this build's load (the export_loads model, or
-        rag_loads for the RAG files). The Spark target has no such model: the loader ran
-        before it (its Parquet copy). -#}
-    {{ return(adapter.dispatch('after_load', 'agent_scoring')(loader)) }}
+{% macro after_load() -%}
+    {#- Makes the calling model wait for this build's load (the export_loads model). The
+        Spark target has no such model: the loader ran before it (its Parquet copy). -#}
+    {{ return(adapter.dispatch('after_load', 'agent_scoring')()) }}
 {%- endmacro %}
 
-{% macro default__after_load(loader) -%}
-    {%- do ref(loader) -%}
+{% macro default__after_load() -%}
+    {%- do ref('export_loads') -%}
 {%- endmacro %}
 
-{% macro spark__after_load(loader) -%}
+{% macro spark__after_load() -%}
 {%- endmacro %}

@@ -19,7 +19,7 @@ from corpus import make_corpus
 from support.rebuild import VOLATILE, build, env_for, project_inputs
 from support.warehouse import run_dbt
 
-SKIPPED = {"export_loads", "rag_loads", "builds"}
+SKIPPED = {"export_loads", "builds"}
 
 
 def staging_sql(work: Path) -> str:

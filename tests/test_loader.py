@@ -423,6 +423,21 @@ def test_entries_that_are_not_readable_files_are_listed_and_never_opened(
     assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == 80
 
 
+def test_an_entry_named_like_a_rag_file_that_is_no_file_is_refused(con, inputs, tmp_path):
+    """DuckDB's read_blob passes a folder or a dangling link by (base_rag__documents): the
+    loader lists it, so it is not dropped silently."""
+    (inputs / "qa_dataset_old.json").mkdir()
+    (inputs / "evaluation_report_gone.json").symlink_to(tmp_path / "nowhere.json")
+    (inputs / "qa_dataset_v1.json").write_text("{}", "utf-8")  # a file: DuckDB reads it
+    reg = registry(other_patterns=["qa_dataset*.json", "evaluation_report*.json"])
+    assert load(con, inputs, reg) == {"qa_dataset_old.json": "refused",
+                                      "evaluation_report_gone.json": "refused"}
+    listed = dict(con.execute("select source_file, problem_code from raw.export_files "
+                              "where agent = '(unclaimed)'").fetchall())
+    assert listed == {"qa_dataset_old.json": "not_a_file",
+                      "evaluation_report_gone.json": "dangling_symlink"}
+
+
 BOUNDED_LOAD = """
 import json, resource, sys
 from pathlib import Path

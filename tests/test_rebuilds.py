@@ -37,7 +37,6 @@ def test_1_a_build_with_nothing_new_reads_no_file_and_changes_nothing(project):
     keep_as_fresh(work, inputs)
     log = build(work, inputs, data_tests=True)
     assert set(loads(work).values()) == {"kept"}
-    assert set(loads(work, "rag_loads").values()) == {"kept"}
     assert "PASS=" in log and "WARN=2 ERROR=0" in log
     fresh_build(work, inputs)
     assert_same_warehouse(work)

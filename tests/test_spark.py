@@ -39,7 +39,7 @@ needs_spark = pytest.mark.skipif(
 )
 
 # the loaders run on DuckDB; Spark reads their Parquet copy
-DUCKDB_ONLY = ("export_loads", "rag_loads")
+DUCKDB_ONLY = ("export_loads",)
 # build times and rule digests, which differ between any two builds
 VOLATILE = ("fingerprint", "digest", "scored_at", "compared_at", "loaded_at", "started_at",
             "ended_at")

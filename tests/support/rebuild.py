@@ -24,7 +24,7 @@ INPUTS = [
 # by build
 VOLATILE = {"scored_at", "compared_at", "loaded_at", "file_version", "file_fingerprint",
             "pair_fingerprint"}
-SKIPPED_TABLES = {"export_loads", "rag_loads", "builds"}
+SKIPPED_TABLES = {"export_loads", "builds"}
 
 
 def env_for(work: Path, inputs: Path, db: str) -> dict[str, str]:

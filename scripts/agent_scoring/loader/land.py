@@ -793,6 +793,11 @@ def load_exports(
     # every other entry of the folder is listed too, refused as unclaimed
     for path in unclaimed(input_dir, claimed_entries(input_dir, registry)):
         found[path] = UNCLAIMED
+    # an entry named like a RAG file that is no file: DuckDB's read_blob passes it by
+    # (base_rag__documents), so it is refused here, never silently
+    odd_documents = {path for pattern in registry.other_patterns
+                     for path in input_dir.glob(pattern) if odd_entry(path)}
+    found.update(dict.fromkeys(odd_documents, UNCLAIMED))
     names, twins = source_names(found)
     actions: list[dict] = []
 
@@ -820,8 +825,8 @@ def load_exports(
     to_load: list[tuple[Path, str, str]] = []
     for path, agent in found.items():
         read_key, earlier = registry.read_key(agent), stored.get(str(path))
-        problem = (UNCLAIMED_PROBLEM if agent == UNCLAIMED else None) or twins.get(path) \
-            or odd_entry(path)
+        problem = (UNCLAIMED_PROBLEM if agent == UNCLAIMED and path not in odd_documents
+                   else None) or twins.get(path) or odd_entry(path)
         if problem is not None:  # looked at again every load: a fix leaves mtime alone
             land_odd_entry(con, path, names[path], agent, read_key, problem,
                            replaces=earlier and earlier[5])

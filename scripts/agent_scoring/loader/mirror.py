@@ -3,8 +3,8 @@
 The loader stays the one reader of the exports: after a load, each export's rows are
 written to a Parquet file of their own (named by a digest of the file name, so a changed or
 removed export touches only its file) and the file table is written whole (one row per
-export). The RAG documents are written whole too (a few small files). Spark declares the
-folders as the sources `exports.export_rows`, `exports.export_files` and `rag.rag_documents`.
+export). Spark declares the folders as the sources `exports.export_rows` and
+`exports.export_files` (the RAG documents come from base_rag__documents: copy_to_landing).
 """
 
 import hashlib
@@ -14,7 +14,6 @@ import duckdb
 
 ROWS_DIR = "export_rows"
 FILES_DIR = "export_files"
-DOCUMENTS_DIR = "rag_documents"
 
 
 def rows_file(landing_dir: Path, source_file: str) -> Path:
@@ -51,10 +50,3 @@ def mirror_landing(con: duckdb.DuckDBPyConnection, landing_dir: Path,
     write_parquet(con, "select * from raw.export_files", [],
                   landing_dir / FILES_DIR / "export_files.parquet")
     return written
-
-
-def mirror_documents(con: duckdb.DuckDBPyConnection, landing_dir: Path) -> None:
-    """The RAG documents, written whole: a few small files."""
-    (landing_dir / DOCUMENTS_DIR).mkdir(parents=True, exist_ok=True)
-    write_parquet(con, "select * from raw.rag_documents", [],
-                  landing_dir / DOCUMENTS_DIR / "rag_documents.parquet")
