@@ -29,7 +29,6 @@ MODELS = [
     "stg_exports__rows",
     "int_exports__repeated_items",
     "int_exports__results",
-    "int_plan_agent__checks",
     "int_plan_agent__check_results",
     "int_plan_agent__item_scores",
     "int_resume_agent__item_scores",

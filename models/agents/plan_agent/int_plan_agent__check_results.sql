@@ -3,14 +3,18 @@
 -- Every parsed check evaluated (SCORING §2.2). Message checks look at assistantMessage; UI
 -- checks describe ONE UI item ("해당 항목"), so they are scored against each dataUIList entry
 -- and the entry passing the most of them (first on ties) decides all of them.
-{#- A row meets its checks by a join on its 기대결과 text with int_plan_agent__checks, a few
-    dozen rows: DuckDB builds its hash table from those, where a join by row built one from
+{#- A row meets its checks by a join on its 기대결과 text with its parsed checks (checklist_checks),
+    a few dozen rows: DuckDB builds its hash table from those, where a join by row built one from
     millions of (row, check) pairs (1M rows: 3.3M checks). Each UI entry is parsed once for
     every configured path (one extraction of a list of paths), not once per check. Inside,
     a row is joined by file_key() and record_no, two integers, not by its file's name. -#}
 {%- set ui_paths = ui_check_paths() %}
 
-with paths as (
+with checks as (
+    {{ checklist_checks(agent_rows('plan_agent', ref('int_exports__results'))) }}
+),
+
+paths as (
     select
         check_kind,
         target,
@@ -29,7 +33,7 @@ text_checks as (
         paths.target,
         paths.comparison,
         paths.ui_path_no
-    from {{ ref('int_plan_agent__checks') }} as checks
+    from checks as checks
     inner join paths on paths.check_kind = checks.check_kind
 ),
 
@@ -173,7 +177,7 @@ select
     -- view of this table, not a second copy of its rows
     {{ checklist_reply_status('results', '1') }} as item_status
 from ({{ agent_rows('plan_agent', ref('int_exports__results')) }}) as results
-inner join {{ ref('int_plan_agent__checks') }} as checks
+inner join checks as checks
     on checks.expected_result = results.expected_result
 left join evaluated
     on evaluated.file_key = {{ file_key('results.source_file') }}

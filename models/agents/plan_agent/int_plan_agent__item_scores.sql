@@ -11,7 +11,7 @@ with results as (
 check_counts as (
     -- how many checks each 기대결과 text asks for
     select expected_result, count(*) as check_count
-    from {{ ref('int_plan_agent__checks') }}
+    from ({{ checklist_checks(agent_rows('plan_agent', ref('int_exports__results'))) }}) as checks
     group by expected_result
 ),
 

@@ -1,19 +1,20 @@
-{{ config(materialized='table') }}
--- One row per check parsed from a 기대결과 text (SCORING §2.1), once per distinct text: a test
--- set's 기대결과 repeats across rounds, runs and files, so this holds about as many rows as
--- the test set has checks (66 for the sample, and for the 1M bench made from it), where one
--- row per export row and check was 3.3M at 1M rows. int_plan_agent__check_results gives each row the
--- checks of its text. Rebuilt on every build (check_key_aliases may change): the distinct
--- texts of a million rows take a fraction of a second. Accepted forms: the team's numbered
--- Korean lines naming a field and quoting its value, `@check key=value; ...`, `key=value` or
--- `key: value` lines, and a JSON object of key/value pairs.
-
+{% macro checklist_checks(rows) -%}
+{#- One row per check parsed from a 기대결과 text (SCORING §2.1): (expected_result, check_no,
+    check_kind, expected_value), once per distinct text of `rows` (a checklist agent's rows).
+    A test set's 기대결과 repeats across rounds, runs and files, so this holds about as many
+    rows as the test set has checks (66 for the sample, and for the 1M bench made from it),
+    where one row per export row and check was 3.3M at 1M rows; the agent's check results
+    give each row the checks of its text, its item scores count them. Parsed on every
+    build (check_key_aliases may change): the distinct texts of a million rows take a
+    fraction of a second. Accepted forms: the team's numbered Korean lines naming a field and
+    quoting its value, `@check key=value; ...`, `key=value` or `key: value` lines, and a JSON
+    object of key/value pairs. -#}
 with texts as (
     select expected_result, row_number() over (order by expected_result) as text_id
     from (
         select distinct expected_result
-        from {{ ref('int_exports__results') }}
-        where agent = 'plan_agent' and expected_result is not null
+        from ({{ rows }}) as agent_rows
+        where expected_result is not null
     ) as distinct_texts
 ),
 
@@ -133,3 +134,4 @@ select
     numbered.expected_value
 from numbered
 inner join texts on texts.text_id = numbered.text_id
+{%- endmacro %}
