@@ -30,3 +30,11 @@
         ~ " where target = 'ui_item' and json_path is not null order by 1"
     ).columns[0].values() | list) }}
 {%- endmacro %}
+
+{% macro failed_checks_text(checks) -%}
+    {#- An item's failed checks in one text, in check order: `formType SELECT, actionType
+        SAVE` (an aggregate over rows of check_results aliased `checks`: score_pairs_far_apart
+        and the run browser's items say them alike) -#}
+    {{ string_agg_ordered(checks ~ ".check_kind || ' ' || " ~ checks ~ ".expected_value", "', '",
+                          checks ~ '.check_no') }}
+{%- endmacro %}

@@ -33,8 +33,7 @@ failed_checks as (
         checks.agent,
         checks.source_file,
         checks.record_no,
-        {{ string_agg_ordered("checks.check_kind || ' ' || checks.expected_value", "', '", 'checks.check_no') }}
-            as failed_checks
+        {{ failed_checks_text('checks') }} as failed_checks
     from {{ ref('check_results') }} as checks
     inner join far_items
         on far_items.agent = checks.agent

@@ -50,6 +50,41 @@ def parse_sizes(text: str) -> list[int]:
     return sizes
 
 
+SHARED_OPTIONS = [
+    click.option("--fault-share", type=float, default=0.05, show_default=True,
+                 help="Share of generated rows made faulty (3/5 timeouts, 1/5 empty, 1/5 "
+                      "invalid JSON) on top of the template's own faults."),
+    click.option("--seed", type=int, default=7, show_default=True),
+    click.option("--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                 default=DEFAULT_TEMPLATE, show_default=True,
+                 help="Export to resample (its name gives the agent prefix)."),
+    click.option("--exclude", multiple=True, default=("tag:rag",), show_default=True,
+                 help="dbt --exclude selector (repeatable); `daily --exclude ''` builds "
+                      "every model and runs a bare `score-report` (README command 1 exactly)."),
+    click.option("--memory-limit", default=None,
+                 help="DuckDB memory_limit for dbt (AGENT_SCORING_MEMORY_LIMIT)."),
+    click.option("--threads", type=int, default=None,
+                 help="DuckDB threads for dbt (AGENT_SCORING_THREADS)."),
+    click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                 help="Where inputs, DBs and logs go [default: a new temp dir]."),
+    click.option("--keep", is_flag=True,
+                 help="Keep the work directory (kept anyway on failure)."),
+    click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
+                 default=None, help="Also write all figures (and dbt's per-node timings) here."),
+    click.option("--top", type=int, default=6, show_default=True,
+                 help="Slowest models to list per build."),
+    click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
+                 default=PROJECT_DIR, show_default=True, help="The dbt project."),
+]
+
+
+def shared_options(command):
+    """The options the main benchmark and `daily` share, written once."""
+    for option in reversed(SHARED_OPTIONS):
+        command = option(command)
+    return command
+
+
 @click.group(invoke_without_command=True)
 @click.option("--sizes", default="10000", show_default=True,
               help="Comma-separated row counts to benchmark, e.g. 10000,100000,1000000.")
@@ -72,31 +107,10 @@ def parse_sizes(text: str) -> list[int]:
                    "file) and the first render of its largest run page in headless Chromium.")
 @click.option("--python-max-rows", type=int, default=10_000_000, show_default=True,
               help="Skip the pure-Python scorer above this many rows.")
-@click.option("--fault-share", type=float, default=0.05, show_default=True,
-              help="Share of generated rows made faulty (3/5 timeouts, 1/5 empty, 1/5 invalid "
-                   "JSON) on top of the template's own faults.")
-@click.option("--seed", type=int, default=7, show_default=True)
-@click.option("--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=DEFAULT_TEMPLATE, show_default=True,
-              help="Export to resample (its name gives the agent prefix).")
-@click.option("--exclude", multiple=True, default=("tag:rag",), show_default=True,
-              help="dbt --exclude selector (repeatable).")
-@click.option("--memory-limit", default=None,
-              help="DuckDB memory_limit for dbt (AGENT_SCORING_MEMORY_LIMIT).")
-@click.option("--threads", type=int, default=None,
-              help="DuckDB threads for dbt (AGENT_SCORING_THREADS).")
-@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where inputs, DBs and logs go [default: a new temp dir].")
-@click.option("--keep", is_flag=True, help="Keep the work directory (kept anyway on failure).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Also write all figures (and dbt's per-node timings) here.")
 @click.option("--fixed-cost-pairs", type=click.IntRange(0), default=5, show_default=True,
               help="Interleaved pairs (dbt alone, no-change build + report) on the bundled "
                    "samples; 0 skips the fixed-cost measurement (--smoke: 1).")
-@click.option("--top", type=int, default=6, show_default=True,
-              help="Slowest models to list per build.")
-@click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
-              default=PROJECT_DIR, show_default=True, help="The dbt project.")
+@shared_options
 @click.pass_context
 def main(
     ctx: click.Context,
@@ -256,29 +270,7 @@ def _write_json(
               help="Rows per export (the team's are ~262: 131 queries x 2 rounds).")
 @click.option("--pairs", type=click.IntRange(1), default=3, show_default=True,
               help="Interleaved pairs (new export, nothing new); the medians are reported.")
-@click.option("--fault-share", type=float, default=0.05, show_default=True,
-              help="Share of generated rows made faulty, as in the main benchmark.")
-@click.option("--seed", type=int, default=7, show_default=True)
-@click.option("--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=DEFAULT_TEMPLATE, show_default=True,
-              help="Export to resample (its name gives the agent prefix).")
-@click.option("--exclude", multiple=True, default=("tag:rag",), show_default=True,
-              help="dbt --exclude selector (repeatable), as the main benchmark's builds; "
-                   "--exclude '' builds every model and runs a bare `score-report` "
-                   "(README command 1 exactly).")
-@click.option("--memory-limit", default=None,
-              help="DuckDB memory_limit for dbt (AGENT_SCORING_MEMORY_LIMIT).")
-@click.option("--threads", type=int, default=None,
-              help="DuckDB threads for dbt (AGENT_SCORING_THREADS).")
-@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where inputs, DBs and logs go [default: a new temp dir].")
-@click.option("--keep", is_flag=True, help="Keep the work directory (kept anyway on failure).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Also write all figures (and dbt's per-node timings) here.")
-@click.option("--top", type=int, default=6, show_default=True,
-              help="Slowest models to list per build.")
-@click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
-              default=PROJECT_DIR, show_default=True, help="The dbt project.")
+@shared_options
 def daily(
     runs: int,
     file_rows: int,

@@ -295,37 +295,48 @@ class FixedCost:
 
 
 
+def _step_row(step: Step, floor_s: float | None = None) -> str:
+    """A step's row of the tables: wall and dbt time, peak memory (and its ratio to the
+    floor, where one is given)."""
+    if not step.runs:
+        return f"{step.name:<34} {step.rows:>10,} {step.note or '-':>8}"
+    dbt_s = f"{step.dbt_s:.2f}" if step.dbt_s is not None else "-"
+    row = (f"{step.name:<34} {step.rows:>10,} {step.wall_s:>8.2f} {dbt_s:>7} "
+           f"{step.peak_rss_mb:>12,.0f}")
+    if floor_s is None:
+        return row
+    return f"{row} {f'{step.wall_s / floor_s:.1f}' if floor_s else '-':>8}"
+
+
+def _difference_lines(differences: list[str] | None, agree: str, missing: str) -> list[str]:
+    if differences is None:
+        return [missing]
+    if not differences:
+        return [agree]
+    return [f"figures differ ({len(differences)}):", *(f"  {line}" for line in differences[:20])]
+
+
+def _dbt_lines(step: Step, top: int) -> list[str]:
+    """Where dbt's time went in a build: per resource type, and its slowest models."""
+    timings = step.median_dbt()
+    kinds = ", ".join(f"{k} {s:.1f}" for k, s in sorted(timings.by_type.items()))
+    models = ", ".join(f"{n} {s:.2f}" for n, s in timings.top_models(top))
+    return [f"{step.name}: dbt {timings.elapsed_s:.1f} s (summed: {kinds})",
+            f"  slowest models (s): {models}"]
+
+
 def format_table(result: SizeResult) -> str:
-    floor_s = result.floor_s
-    lines = [
-        f"{'step':<34} {'rows':>10} {'wall s':>8} {'dbt s':>7} {'peak RSS MB':>12} "
-        f"{'x floor':>8}",
-    ]
-    for step in result.steps:
-        if not step.runs:
-            lines.append(f"{step.name:<34} {step.rows:>10,} {step.note:>8}")
-            continue
-        dbt_s = f"{step.dbt_s:.2f}" if step.dbt_s is not None else "-"
-        ratio = f"{step.wall_s / floor_s:.1f}" if floor_s else "-"
-        lines.append(
-            f"{step.name:<34} {step.rows:>10,} {step.wall_s:>8.2f} {dbt_s:>7} "
-            f"{step.peak_rss_mb:>12,.0f} {ratio:>8}"
-        )
-    return "\n".join(lines)
+    header = (f"{'step':<34} {'rows':>10} {'wall s':>8} {'dbt s':>7} {'peak RSS MB':>12} "
+              f"{'x floor':>8}")
+    return "\n".join([header, *(_step_row(step, result.floor_s) for step in result.steps)])
 
 
 def format_findings(result: SizeResult, top: int) -> str:
-    lines = []
-    if result.differences is None:
-        lines.append("figures: not compared (pure Python skipped)")
-    elif not result.differences:
-        lines.append(
-            f"figures agree: pure Python = warehouse on {result.compared_groups} file x round "
-            f"groups of {len(result.files)} files (clean build), and after each later build"
-        )
-    else:
-        lines.append(f"figures differ ({len(result.differences)}):")
-        lines += [f"  {line}" for line in result.differences[:20]]
+    lines = _difference_lines(
+        result.differences,
+        f"figures agree: pure Python = warehouse on {result.compared_groups} file x round "
+        f"groups of {len(result.files)} files (clean build), and after each later build",
+        "figures: not compared (pure Python skipped)")
     narrow, full = result.step("floor, narrow"), result.step("floor, full")
     if _measured(narrow, full):
         lines.append(f"floors (query time): narrow {narrow.core_s:.2f} s, full {full.core_s:.2f} s")
@@ -333,13 +344,8 @@ def format_findings(result: SizeResult, top: int) -> str:
     lines += [target.line() for target in size_targets(result)]
     for name in ("dbt build, clean", "dbt build, +1", "dbt build, no new"):
         step = result.step(name)
-        if step is None or not step.dbt:
-            continue
-        timings = step.median_dbt()
-        kinds = ", ".join(f"{k} {s:.1f}" for k, s in sorted(timings.by_type.items()))
-        models = ", ".join(f"{n} {s:.2f}" for n, s in timings.top_models(top))
-        lines.append(f"{step.name}: dbt {timings.elapsed_s:.1f} s (summed: {kinds})")
-        lines.append(f"  slowest models (s): {models}")
+        if step is not None and step.dbt:
+            lines += _dbt_lines(step, top)
     return "\n".join(lines)
 
 
@@ -474,31 +480,17 @@ class DailyResult:
 
 def format_daily(result: DailyResult, top: int) -> str:
     lines = [f"{'step':<34} {'rows':>10} {'wall s':>8} {'dbt s':>7} {'peak RSS MB':>12}"]
-    for case in (result.clean, result.added, result.noop):
-        for step in (case.build, case.report):
-            if not step.runs:
-                lines.append(f"{step.name:<34} {step.rows:>10,} {'-':>8}")
-                continue
-            dbt_s = f"{step.dbt_s:.2f}" if step.dbt_s is not None else "-"
-            lines.append(f"{step.name:<34} {step.rows:>10,} {step.wall_s:>8.2f} {dbt_s:>7} "
-                         f"{step.peak_rss_mb:>12,.0f}")
-    if result.differences is None:
-        lines.append("figures: not compared")
-    elif not result.differences:
-        lines.append(f"figures agree: pure Python = warehouse on the {result.runs + 1} runs "
-                     "after the first new export and the build with nothing new after it")
-    else:
-        lines.append(f"figures differ ({len(result.differences)}):")
-        lines += [f"  {line}" for line in result.differences[:20]]
+    lines += [_step_row(step) for case in (result.clean, result.added, result.noop)
+              for step in (case.build, case.report)]
+    lines += _difference_lines(
+        result.differences,
+        f"figures agree: pure Python = warehouse on the {result.runs + 1} runs after the first "
+        "new export and the build with nothing new after it",
+        "figures: not compared")
     lines += [case.line() for case in (result.clean, result.added, result.noop)
               if _measured(case.build, case.report)]
     lines += [target.line() for target in result.targets()]
     for case in (result.added, result.noop):
-        if not case.build.dbt:
-            continue
-        timings = case.build.median_dbt()
-        kinds = ", ".join(f"{k} {s:.1f}" for k, s in sorted(timings.by_type.items()))
-        models = ", ".join(f"{n} {s:.2f}" for n, s in timings.top_models(top))
-        lines.append(f"{case.build.name}: dbt {timings.elapsed_s:.1f} s (summed: {kinds})")
-        lines.append(f"  slowest models (s): {models}")
+        if case.build.dbt:
+            lines += _dbt_lines(case.build, top)
     return "\n".join(lines)

@@ -23,14 +23,13 @@ flaky as (
 
 failed_checks as (
     select
-        agent,
-        source_file,
-        record_no,
-        {{ string_agg_ordered("check_kind || ' ' || coalesce(expected_value, '')", "', '", 'check_no') }}
-            as failed_checks
-    from {{ ref('check_results') }}
-    where not passed
-    group by agent, source_file, record_no
+        checks.agent,
+        checks.source_file,
+        checks.record_no,
+        {{ failed_checks_text('checks') }} as failed_checks
+    from {{ ref('check_results') }} as checks
+    where not checks.passed
+    group by checks.agent, checks.source_file, checks.record_no
 )
 
 select
