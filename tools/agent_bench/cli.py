@@ -33,6 +33,7 @@ from agent_bench.runner import (
     bench_fixed_cost,
     bench_size,
 )
+from agent_bench.shape import measure_shape
 from agent_bench.warehouse import compare, warehouse_figures
 
 DEFAULT_TEMPLATE = SAMPLES_DIR / "plan_agent_sample.csv"
@@ -438,3 +439,12 @@ def spark(rows, file_rows, extra_rows, seed, template, workdir, project_dir) -> 
     if not all(figure.ok for figure in figures):
         raise click.ClickException("a build failed (above)")
 
+
+@main.command()
+@click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
+              default=PROJECT_DIR, show_default=True, help="The dbt project.")
+def shape(project_dir: Path) -> None:
+    """The project's shape (issue 72): loading Python lines, dbt nodes on the samples, the
+    longest chain of models to set_scores, refs from below the marts to a mart."""
+    dbt = str(Path(sys.executable).with_name("dbt"))
+    click.echo("\n".join(measure_shape(project_dir, dbt).lines()))
