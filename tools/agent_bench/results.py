@@ -31,6 +31,14 @@ SITE_FILE_MAX_BYTES = 2 * 1024 * 1024
 SITE_STEP = "site (score-report site)"
 
 
+def inputs_dict(files: list[GeneratedFile]) -> dict[str, Any]:
+    """The generated inputs of a run, for its JSON: their bytes and rows by kind of fault."""
+    faults: Counter[str] = Counter()
+    for generated in files:
+        faults.update(generated.faults)
+    return {"input_bytes": sum(f.size_bytes for f in files), "rows_by_kind": dict(faults)}
+
+
 @dataclass
 class Step:
     name: str
@@ -128,14 +136,10 @@ class SizeResult:
         return next((s for s in self.steps if s.name.startswith(prefix)), None)
 
     def as_dict(self) -> dict[str, Any]:
-        faults: Counter[str] = Counter()
-        for generated in self.files:
-            faults.update(generated.faults)
         return {
             "rows": self.rows,
             "files": len(self.files),
-            "input_bytes": sum(f.size_bytes for f in self.files),
-            "rows_by_kind": dict(faults),
+            **inputs_dict(self.files),
             "db_bytes": self.db_bytes,
             "figures_agree": None if self.differences is None else not self.differences,
             "differences": self.differences,
@@ -457,16 +461,12 @@ class DailyResult:
         return targets
 
     def as_dict(self) -> dict[str, Any]:
-        faults: Counter[str] = Counter()
-        for generated in self.files:
-            faults.update(generated.faults)
         return {
             "runs": self.runs,
             "file_rows": self.file_rows,
             "queries_per_run": self.queries,
             "files": [f.path.name for f in self.files],
-            "input_bytes": sum(f.size_bytes for f in self.files),
-            "rows_by_kind": dict(faults),
+            **inputs_dict(self.files),
             "db_bytes": self.db_bytes,
             "figures_agree": None if self.differences is None else not self.differences,
             "differences": self.differences,
