@@ -50,13 +50,14 @@
     with listed as (
         select
             files.read_spec,
-            files.source_path,
+            files.read_path,
             files.agent,
             files.source_file,
-            {{ landed_file_fingerprint('files') }} as file_fingerprint,
+            files.file_fingerprint,
             files.record_count,
+            files.wide_rejects,
             sum(files.size_bytes) over (
-                partition by files.read_spec order by files.source_path
+                partition by files.read_spec order by files.read_path
             ) - files.size_bytes as bytes_before,
             sum(files.size_bytes) over (partition by files.read_spec) as spec_bytes
         from {{ files }} as files
@@ -77,13 +78,14 @@
     select
         read_spec,
         read_group,
-        source_path,
+        read_path,
         agent,
         source_file,
         file_fingerprint,
         record_count,
+        wide_rejects,
         coalesce(sum(record_count) over (
-            partition by read_spec, read_group order by source_path
+            partition by read_spec, read_group order by read_path
             rows between unbounded preceding and 1 preceding
         ), 0) as record_offset
     from grouped
@@ -100,8 +102,8 @@
     select
         read_spec,
         to_json(list(
-            [source_path, agent, source_file, file_fingerprint, record_offset::varchar]
-            order by source_path
+            [read_path, agent, source_file, file_fingerprint, record_offset::varchar]
+            order by read_path
         ))::varchar as files
     from plan
     group by read_spec, read_group
@@ -121,7 +123,7 @@
         incremental one -#}
     {{ files }}.problem is null
     {%- if is_incremental() %}
-        and {{ landed_file_fingerprint(files) }} not in (
+        and {{ files }}.file_fingerprint not in (
             select distinct file_fingerprint from {{ this }}
         )
     {%- endif %}
@@ -224,13 +226,13 @@
         ({{ sql_string(file[0]) }}, {{ sql_string(file[1]) }}, {{ sql_string(file[2]) }},
             {{ sql_string(file[3]) }}, {{ file[4] }}::bigint){{ ',' if not loop.last }}
         {%- endfor %}
-    ) as listed (source_path, agent, source_file, file_fingerprint, record_offset)
-        on listed.source_path = read_rows.export_read_path
+    ) as listed (read_path, agent, source_file, file_fingerprint, record_offset)
+        on listed.read_path = read_rows.export_read_path
 {%- endmacro %}
 
 
 {% macro rejects_found(rejects, scans) -%}
-    {#- (source_path, its rejects as JSON) of each file with rejects in DuckDB's rejects
+    {#- (read_path, its rejects as JSON) of each file with rejects in DuckDB's rejects
         tables `rejects` and `scans` (none while DuckDB has not made them: no read rejected a
         record) -#}
     {%- set stored = run_query(
@@ -238,7 +240,7 @@
         ~ rejects ~ "', '" ~ scans ~ "')").rows[0][0] == 2 -%}
     {%- if stored %}
     select
-        scans.file_path as source_path,
+        scans.file_path as read_path,
         to_json(list({
             'line': errors.line,
             'line_byte_position': errors.line_byte_position,
@@ -252,7 +254,7 @@
         on errors.scan_id = scans.scan_id and errors.file_id = scans.file_id
     group by scans.file_path
     {%- else %}
-    select null::varchar as source_path, null::varchar as found
+    select null::varchar as read_path, null::varchar as found
     where false
     {%- endif %}
 {%- endmacro %}
@@ -265,10 +267,10 @@
         file that was not the read's last (DuckDB 2.0.1; tests/test_direct_reads.py). Its
         rows stay as the shared read parsed them, which are those a read alone parses. -#}
     {%- set shared = run_query(
-        "select faults.source_path, faults.read_spec from stg_exports__read_faults as faults "
+        "select faults.read_path, faults.read_spec from stg_exports__read_faults as faults "
         ~ "where (select count(*) from stg_exports__direct_reads as reads "
         ~ "where reads.read_spec = faults.read_spec and reads.read_group = faults.read_group) > 1"
-        ~ " order by faults.source_path") -%}
+        ~ " order by faults.read_path") -%}
     {%- if shared.rows | length > 0 -%}
         {%- set alone = ['stg_exports__alone_rejects', 'stg_exports__alone_scans'] -%}
         {%- do run_query('drop table if exists temp.main.' ~ alone[0]
@@ -286,12 +288,12 @@
         update stg_exports__read_faults as faults
         set found = coalesce(read_alone.found, '[]')
         from (
-            select listed.source_path, rejected.found
-            from (select unnest([{{ paths | join(', ') }}]) as source_path) as listed
+            select listed.read_path, rejected.found
+            from (select unnest([{{ paths | join(', ') }}]) as read_path) as listed
             left join ({{ rejects_found(alone[0], alone[1]) }}) as rejected
-                on rejected.source_path = listed.source_path
+                on rejected.read_path = listed.read_path
         ) as read_alone
-        where faults.source_path = read_alone.source_path
+        where faults.read_path = read_alone.read_path
         {%- endset -%}
         {%- do run_query(update_sql ~ '; drop table temp.main.stg_exports__alone_rows') -%}
     {%- endif -%}
@@ -366,7 +368,7 @@
         coalesce(rejected.found, '[]') as found
     from reads
     left join parsed on parsed.file_fingerprint = reads.file_fingerprint
-    left join rejected on rejected.source_path = reads.source_path
+    left join rejected on rejected.read_path = reads.read_path
     where rejected.found is not null
         or coalesce(parsed.parsed_records, 0) <> reads.record_count
     {%- endset -%}
@@ -383,7 +385,7 @@
             reads.file_fingerprint,
             coalesce(sum(reads.record_count - coalesce(faults.parsed_records, reads.record_count))
                 over (
-                    partition by reads.read_spec, reads.read_group order by reads.source_path
+                    partition by reads.read_spec, reads.read_group order by reads.read_path
                     rows between unbounded preceding and 1 preceding
                 ), 0) as shift
         from stg_exports__direct_reads as reads
@@ -397,7 +399,7 @@
     with located as (
         select
             *,
-            from_json(agent_scoring_locate_rejects(source_path, found, parsed_records),
+            from_json(agent_scoring_locate_rejects(read_path, found, parsed_records),
                 '{"records": "BIGINT", "rejects": [{"record_no": "BIGINT", "line_no": "BIGINT",
                   "error_type": "VARCHAR", "error_message": "VARCHAR", "csv_line": "VARCHAR"}],
                   "parsed_before": ["BIGINT"], "problem": "VARCHAR"}'
@@ -456,6 +458,44 @@
         problem = settled.problem
     from stg_exports__read_settled as settled
     where files.source_file = settled.source_file
+    {%- endif %}
+    {%- if run_query("select count(*) from stg_exports__direct_reads "
+                     "where wide_rejects is not null").rows[0][0] > 0 %};
+    {#- a record too wide for DuckDB was read as the empty placeholder the loader left in
+        its copy (loader.bounds): its row becomes the rejected record -#}
+    create or replace temp table stg_exports__wide_rejects as
+    select reads.agent, reads.source_file, reads.file_fingerprint, reject.*
+    from stg_exports__direct_reads as reads
+    cross join unnest(from_json(reads.wide_rejects,
+        '[{"record_no": "BIGINT", "line_no": "BIGINT", "error_type": "VARCHAR",
+           "error_message": "VARCHAR", "csv_line": "VARCHAR"}]')) as rejected(reject)
+    where reads.wide_rejects is not null;
+
+    delete from {{ this }} as rows
+    using stg_exports__wide_rejects as wide
+    where rows.file_fingerprint = wide.file_fingerprint and rows.record_no = wide.record_no;
+
+    insert into {{ this }} by name
+    select * from (
+        with fresh as (
+            select
+                agent,
+                source_file,
+                file_fingerprint,
+                record_no,
+                line_no,
+                {%- for column in export_text_columns() + ['raw_json'] %}
+                null::varchar as {{ column }},
+                {%- endfor %}
+                null::json as extra_columns,
+                error_type as csv_error_type,
+                error_message as csv_error,
+                csv_line
+            from stg_exports__wide_rejects
+        ),
+
+        {{ stage_export_rows('fresh') }}
+    )
     {%- endif %}
     {%- endif -%}
 {%- endmacro %}

@@ -1,7 +1,7 @@
 {#-
     Incremental by file, dbt's way: `delete+insert` on `source_file`. Every row carries
-    `file_fingerprint`, set once in stg_exports__rows: the landing of its file
-    (raw.export_rows.file_version, new each time the loader lands the file) and
+    `file_fingerprint`, set once in stg_exports__rows: the reading of its file
+    (raw.export_files.file_version, new each time the loader reads the file again) and
     rules_digest(), every rule of the project. A model takes from its parent only the rows
     of fingerprints it has not stored (new_file_versions), and its post-hook drops the rows
     of fingerprints its parent no longer has: a file deleted, changed or scored under other
@@ -9,17 +9,19 @@
     `dbt build --full-refresh` rebuilds everything, but no edit needs it.
 -#}
 
-{% macro config_incremental_by_file(parents, pre_hook=[], post_hook=[]) -%}
+{% macro config_incremental_by_file(parents, pre_hook=[], post_hook=[], last_hooks=[]) -%}
     {#- The config every per-file model shares; `parents`: the model(s) its rows come from
-        (['landed']: the landed rows, for stg_exports__rows). `pre_hook`, `post_hook`: the
-        model's own hooks; its post-hooks run before the stale rows go. -#}
+        (['landed']: the exports the loader lists, for stg_exports__rows). `pre_hook`,
+        `post_hook`: the model's own hooks; its post-hooks run before the stale rows go,
+        `last_hooks` after. -#}
     {%- set parents = [parents] if parents is string else parents -%}
     {{ config(
         materialized='incremental',
         on_schema_change='append_new_columns',
         file_parents=parents,
         pre_hook=pre_hook,
-        post_hook=post_hook + ["{{ delete_stale_file_rows(config.get('file_parents')) }}"],
+        post_hook=post_hook + ["{{ delete_stale_file_rows(config.get('file_parents')) }}"]
+            + last_hooks,
         **replace_by_key_config(['source_file'])
     ) }}
 {%- endmacro %}
@@ -67,9 +69,9 @@
         readable exports the loader lists (stg_exports__rows reads the source; a file of
         rows landed or one staging reads in place alike). -#}
     {%- if parents == ['landed'] %}
-    select source_file, {{ landed_file_fingerprint('landed') }} as file_fingerprint
-    from {{ ref('base_exports__files') }} as landed
-    where landed.problem is null
+    select source_file, file_fingerprint
+    from {{ ref('base_exports__files') }}
+    where problem is null
     {%- endif %}
     {%- for parent in parents if parent != 'landed' %}
     select distinct source_file, file_fingerprint from {{ ref(parent) }} where {{ parent_rows }}
@@ -139,9 +141,23 @@
 {%- endmacro %}
 
 
+{% macro listed_file_fingerprint(rows) -%}
+    {#- base_exports__files.file_fingerprint: DuckDB's, which Spark reads from its copy
+        (the rules digest is DuckDB's, which Spark's need not equal) -#}
+    {{ return(adapter.dispatch('listed_file_fingerprint', 'agent_scoring')(rows)) }}
+{%- endmacro %}
+
+{% macro default__listed_file_fingerprint(rows) -%}
+    {{ rows }}.file_fingerprint
+{%- endmacro %}
+
+{% macro duckdb__listed_file_fingerprint(rows) -%}
+    {{ landed_file_fingerprint(rows) }}
+{%- endmacro %}
+
 {% macro landed_file_fingerprint(rows) -%}
-    {#- A landed row's file_fingerprint: its file's landing and every rule (rules_digest()). -#}
-    {#- a file landed before file_version existed: its name stands for its one landing -#}
+    {#- A file's rows' file_fingerprint: its reading by the loader and every rule
+        (rules_digest()). -#}
     coalesce({{ rows }}.file_version, {{ rows }}.source_file) || '|' || {{ sql_string(rules_digest()) }}
 {%- endmacro %}
 

@@ -44,15 +44,16 @@
 {%- endmacro %}
 
 
-{% macro copy_to_landing(name) -%}
-    {#- For the Spark target (docs/spark.md): this model's rows as Parquet in the landing
-        folder, which Spark's build reads as raw.<name>. Nothing without a landing folder. -#}
+{% macro copy_to_landing(name, relation=none, columns='*') -%}
+    {#- For the Spark target (docs/spark.md): this model's rows (or `relation`'s; `columns`
+        of them) as Parquet in the landing folder, which Spark's build reads as raw.<name>.
+        Nothing without a landing folder. -#}
     {%- set landing = env_var('AGENT_SCORING_LANDING_DIR', var('landing_dir')) -%}
     {%- if landing and target.type != 'spark' -%}
         {#- a COPY makes one folder level: the first makes the landing folder if need be -#}
         copy (select 1 as made where false) to {{ sql_string(landing) }}
             (format parquet, per_thread_output true, overwrite_or_ignore true);
-        copy (select * from {{ this }}) to {{ sql_string(landing ~ '/' ~ name) }}
+        copy (select {{ columns }} from {{ relation or this }}) to {{ sql_string(landing ~ '/' ~ name) }}
             (format parquet, per_thread_output true, overwrite true)
     {%- else -%}
         select 1

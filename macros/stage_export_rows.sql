@@ -117,3 +117,58 @@ select
     csv_line as excerpt
 from checked
 {%- endmacro %}
+
+
+{% macro export_rows() -%}
+    {#- The body of stg_exports__rows -#}
+    {{ return(adapter.dispatch('export_rows', 'agent_scoring')()) }}
+{%- endmacro %}
+
+{% macro default__export_rows() -%}
+    {#- Spark: this model's rows as DuckDB built them, from their copy in the landing folder
+        (raw.export_rows, declared by build_started(): docs/spark.md). Not a dbt source:
+        they are this model's own rows, on the other engine. -#}
+    {%- set landed = api.Relation.create(schema='raw', identifier='export_rows') -%}
+    {#- DuckDB's JSON columns arrive as text: Spark holds JSON as VARIANT -#}
+    {%- set variants = {
+        'response_time_json': 'try_parse_json(response_time_json)',
+        'raw_error_json': 'try_parse_json(raw_error_json)',
+        'ui_values': 'transform(ui_values, ui_value -> try_parse_json(ui_value))',
+    } -%}
+select
+    {%- for column in (adapter.get_columns_in_relation(landed) if execute else []) %}
+    {{ variants.get(column.name, column.name) }} as {{ column.name }}{{ ',' if not loop.last }}
+    {%- else %}
+    *
+    {%- endfor %}
+from {{ landed }}
+where {{ new_file_versions() }}
+{%- endmacro %}
+
+{% macro spark_export_row_columns() -%}
+    {#- The rows' columns as Spark reads them from Parquet: no unsigned integers -#}
+    * replace (execution_count::bigint as execution_count, worker_count::bigint as worker_count)
+{%- endmacro %}
+
+{% macro duckdb__export_rows() -%}
+    {%- set columns = {'agent': 'varchar', 'source_file': 'varchar',
+                       'file_fingerprint': 'varchar', 'record_no': 'bigint',
+                       'line_no': 'bigint'} -%}
+    {%- for column in export_text_columns() + ['raw_json'] -%}
+        {%- do columns.update({column: 'varchar'}) -%}
+    {%- endfor -%}
+    {%- do columns.update({'extra_columns': 'json', 'csv_error_type': 'varchar',
+                           'csv_error': 'varchar', 'csv_line': 'varchar'}) -%}
+with fresh as {{ 'materialized' if fresh_rows_buffered() }} (
+    -- on an incremental build, only the exports read again (or rules changed) since the
+    -- last, each read in place (direct_export_reads); the typed empty row set first
+    select
+        {%- for column, type in columns.items() %}
+        null::{{ type }} as {{ column }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    where false
+    {{ direct_export_reads(columns.keys() | list) }}
+),
+
+{{ stage_export_rows('fresh') }}
+{%- endmacro %}

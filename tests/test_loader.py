@@ -1,9 +1,11 @@
-"""The loader lands every export once, in plain Python and DuckDB: no dbt needed here.
+"""The loader lists every export once, in plain Python and DuckDB: no dbt needed here.
 
-What `dbt build` then does with the landed rows is tested elsewhere (test_bad_input_corpus,
+It writes no row of an export: it says, in raw.export_files, how staging reads each file (in
+place, or a UTF-8 copy beside the warehouse) and how many records it holds. What
+stg_exports__rows then reads is tested with dbt (test_export_reads, test_bad_input_corpus,
 test_incremental); these tests pin what the loader itself promises: a file is read once,
-changes replace its rows, deletions remove them, and a load that dies mid-file leaves the
-file as it was.
+a change reads it again, a deletion removes it, and a load that dies leaves the listing as
+it was.
 """
 
 from __future__ import annotations
@@ -12,14 +14,11 @@ import csv
 import json
 import os
 import shutil
-import time
-from concurrent.futures import Future
 from pathlib import Path
 
 import duckdb
 import pytest
 from agent_scoring.loader import Registry, land, load_exports
-from agent_scoring.record_count import scan_file
 from corpus import make_corpus
 
 REPO = Path(__file__).resolve().parents[1]
@@ -60,96 +59,84 @@ def load(con, inputs, reg=None) -> dict[str, str]:
     return {a["source_file"]: a["action"] for a in actions}
 
 
-def landed(con, source_file: str) -> list[tuple]:
-    return con.execute(
-        "select record_no, item_id, csv_error_type from raw.export_rows "
-        "where source_file = ? order by record_no nulls last", [source_file]
-    ).fetchall()
-
-
 def file_row(con, source_file: str) -> dict:
     cur = con.execute("select * from raw.export_files where source_file = ?", [source_file])
     names = [d[0] for d in cur.description]
     return dict(zip(names, cur.fetchone(), strict=True))
 
 
-def test_a_record_with_a_byte_that_is_not_utf8_is_rejected_and_counted(con, inputs):
-    """The scan counts records without checking the encoding: DuckDB rejects a record with
-    an invalid byte, and then the csv module counts (the scan's count is not used)."""
-    text = SAMPLE.read_bytes()
-    last = text.rstrip(b"\r\n").rfind(b"\n") + 1
-    (inputs / "plan_agent_x.csv").write_bytes(text[:last] + b"\xff" + text[last:])
-    load(con, inputs)
-    info = file_row(con, "plan_agent_x.csv")
-    assert (info["record_count"], info["parsed_records"], info["problem"]) == (40, 39, None)
-    assert landed(con, "plan_agent_x.csv")[-1] == (40, None, "INVALID ENCODING")
+def listed(con) -> list[tuple]:
+    return con.execute("select * exclude (loaded_at) from raw.export_files "
+                       "order by source_file").fetchall()
 
 
-def test_a_new_file_lands_every_record_with_its_cells_by_english_name(con, inputs):
+def test_a_new_file_is_listed_for_staging_with_its_count_and_header(con, inputs):
     shutil.copy(SAMPLE, inputs)
     assert load(con, inputs) == {"plan_agent_sample.csv": "loaded"}
     info = file_row(con, "plan_agent_sample.csv")
     assert info["record_count"] == info["parsed_records"] == 40
-    assert info["problem"] is None and info["read_from"] == "original"
-    rows = con.execute(
-        "select count(*), count(raw_json), count(distinct query_id), min(record_no), "
-        "max(record_no) from raw.export_rows"
-    ).fetchone()
-    assert rows == (40, 40, 20, 1, 40)
-
-
-def test_raw_json_cells_are_stored_zstd_compressed(con, inputs):
-    """DuckDB stores long distinct text uncompressed by default: the Raw JSON cells were most
-    of the warehouse (487 MB of 100k generated rows, 77 MB with zstd)."""
-    shutil.copy(SAMPLE, inputs)
-    load(con, inputs)
-    con.execute("checkpoint")
-    stored = {compression for (compression,) in con.execute(
-        "select distinct compression from pragma_storage_info('raw.export_rows') "
-        "where column_name = 'raw_json' and segment_type = 'VARCHAR'").fetchall()}
-    assert stored == {"ZSTD"}
+    assert (info["problem"], info["read_from"], info["read_by"]) == (None, "original", "staging")
+    assert info["read_path"] == str(inputs / "plan_agent_sample.csv")  # read where it lies
+    spec = json.loads(info["read_spec"])
+    assert spec["columns"][:2] == ["run_id", "item_id"]
+    assert info["wide_rejects"] is None
+    # the loader writes no row of an export
+    assert con.execute("select count(*) from duckdb_tables() where schema_name = 'raw'"
+                       ).fetchone()[0] == 1
 
 
 def test_an_unchanged_file_is_not_read_again(con, inputs):
     shutil.copy(SAMPLE, inputs)
     load(con, inputs)
-    before = file_row(con, "plan_agent_sample.csv")["loaded_at"]
+    before = file_row(con, "plan_agent_sample.csv")
     assert load(con, inputs) == {"plan_agent_sample.csv": "kept"}
-    assert file_row(con, "plan_agent_sample.csv")["loaded_at"] == before
+    assert file_row(con, "plan_agent_sample.csv") == before
 
 
-def test_a_touched_file_with_the_same_content_keeps_its_rows(con, inputs):
+def test_a_touched_file_with_the_same_content_keeps_its_reading(con, inputs):
     path = Path(shutil.copy(SAMPLE, inputs))
     load(con, inputs)
     before = file_row(con, "plan_agent_sample.csv")
     os.utime(path, ns=(before["modified_ns"] + 10**9, before["modified_ns"] + 10**9))
     assert load(con, inputs) == {"plan_agent_sample.csv": "rehashed"}
     after = file_row(con, "plan_agent_sample.csv")
-    assert after["loaded_at"] == before["loaded_at"]
-    assert after["modified_ns"] == before["modified_ns"] + 10**9
-    assert len(landed(con, "plan_agent_sample.csv")) == 40
+    # the same file_version: staging's rows of it stay
+    assert after == before | {"modified_ns": before["modified_ns"] + 10**9}
 
 
-def test_a_changed_file_replaces_its_rows(con, inputs):
+def test_a_changed_file_is_read_again(con, inputs):
     path = Path(shutil.copy(SAMPLE, inputs))
     load(con, inputs)
+    before = file_row(con, "plan_agent_sample.csv")["file_version"]
     lines = path.read_bytes().split(b"\r\n")
     path.write_bytes(b"\r\n".join(lines[:11]) + b"\r\n")  # header and 10 records
     assert load(con, inputs) == {"plan_agent_sample.csv": "loaded"}
-    assert file_row(con, "plan_agent_sample.csv")["record_count"] == 10
-    assert [r[0] for r in landed(con, "plan_agent_sample.csv")] == list(range(1, 11))
+    after = file_row(con, "plan_agent_sample.csv")
+    assert after["record_count"] == 10 and after["file_version"] != before
 
 
-def test_a_deleted_file_and_its_rows_go(con, inputs):
+def test_a_deleted_file_goes_and_so_does_its_copy(con, inputs, tmp_path):
     path = Path(shutil.copy(SAMPLE, inputs))
-    shutil.copy(CORPUS / "plan_agent_utf8_no_bom.csv", inputs)
+    shutil.copy(CORPUS / "plan_agent_cp949.csv", inputs)
     load(con, inputs)
+    copy = Path(file_row(con, "plan_agent_cp949.csv")["read_path"])
+    assert copy.parent == tmp_path / "warehouse.copies" and copy.exists()
     path.unlink()
+    (inputs / "plan_agent_cp949.csv").unlink()
     assert load(con, inputs) == {"plan_agent_sample.csv": "removed",
-                                 "plan_agent_utf8_no_bom.csv": "kept"}
-    assert landed(con, "plan_agent_sample.csv") == []
-    assert con.execute("select source_file from raw.export_files").fetchall() == [
-        ("plan_agent_utf8_no_bom.csv",)]
+                                 "plan_agent_cp949.csv": "removed"}
+    assert listed(con) == [] and not copy.exists()
+
+
+def test_a_copy_gone_is_made_again(con, inputs):
+    """A warehouse restored without its copies (a CI cache of the .duckdb file alone): the
+    file is read again, so staging never looks for a copy that is not there."""
+    shutil.copy(CORPUS / "plan_agent_cp949.csv", inputs)
+    load(con, inputs)
+    copy = Path(file_row(con, "plan_agent_cp949.csv")["read_path"])
+    copy.unlink()
+    assert load(con, inputs) == {"plan_agent_cp949.csv": "loaded"}
+    assert Path(file_row(con, "plan_agent_cp949.csv")["read_path"]).exists()
 
 
 def test_new_read_rules_read_every_file_again(con, inputs):
@@ -165,62 +152,55 @@ def test_new_read_rules_read_every_file_again(con, inputs):
     ("plan_agent_utf16le_no_bom.csv", "utf-16-le", "transcoded"),
     ("plan_agent_mixed_newlines.csv", "utf-8-sig", "normalized"),
 ])
-def test_files_duckdb_cannot_read_in_place_are_read_through_a_copy(
-    con, inputs, name, encoding, read_from
+def test_files_duckdb_cannot_read_in_place_are_read_through_a_utf8_copy(
+    con, inputs, tmp_path, name, encoding, read_from
 ):
     shutil.copy(CORPUS / name, inputs)
     assert load(con, inputs) == {name: "loaded"}
     info = file_row(con, name)
     assert (info["encoding"], info["read_from"], info["problem"]) == (encoding, read_from, None)
-    assert info["record_count"] == len(landed(con, name)) > 0
-
-
-def test_an_unparsable_record_lands_as_a_row_with_its_record_and_line(con, inputs):
-    shutil.copy(CORPUS / "plan_agent_broken_quote.csv", inputs)
-    load(con, inputs)
-    info = file_row(con, "plan_agent_broken_quote.csv")
-    rows = landed(con, "plan_agent_broken_quote.csv")
-    rejected = [r for r in rows if r[2] is not None]
-    assert len(rejected) == 1 and rejected[0][2] == "UNQUOTED VALUE"
-    assert info["record_count"] == len(rows) == info["parsed_records"] + 1
-    # the parsed records keep their place in the file: numbers 1..n, the reject's included
-    assert sorted(r[0] for r in rows) == list(range(1, len(rows) + 1))
+    copy = Path(info["read_path"])
+    assert copy.parent == tmp_path / "warehouse.copies"  # never in the input folder
+    text = copy.read_bytes().decode("utf-8")
+    assert "채용" in text and b"\r\n" in copy.read_bytes()
+    assert info["record_count"] == info["parsed_records"] == 4
 
 
 @pytest.mark.parametrize(("name", "problem_code"), [
-    ("plan_agent_unterminated_quote.csv", "ambiguous_records"),
     ("plan_agent_cp949_corrupt.csv", "undecodable"),
     ("plan_agent_empty.csv", "empty_file"),
     ("plan_agent_duplicate_header.csv", "duplicate_column"),
 ])
-def test_a_file_that_cannot_be_read_whole_is_refused_and_lands_no_row(
-    con, inputs, name, problem_code
-):
+def test_a_file_that_cannot_be_read_is_refused_and_not_read(con, inputs, name, problem_code):
     shutil.copy(CORPUS / name, inputs)
     assert load(con, inputs) == {name: "refused"}
-    assert file_row(con, name)["problem_code"] == problem_code
-    assert landed(con, name) == []
+    info = file_row(con, name)
+    assert (info["problem_code"], info["read_by"], info["read_path"]) == (
+        problem_code, None, None)
 
 
-def test_a_load_that_dies_mid_file_leaves_the_file_as_it_was(con, inputs, monkeypatch):
+def test_a_load_that_dies_leaves_the_listing_as_it_was(con, inputs, monkeypatch):
     path = Path(shutil.copy(SAMPLE, inputs))
+    shutil.copy(SAMPLE, inputs / "plan_agent_b.csv")
     load(con, inputs)
-    before = con.execute("select * from raw.export_rows order by record_no").fetchall()
+    before = listed(con)
     lines = path.read_bytes().split(b"\r\n")
     path.write_bytes(b"\r\n".join(lines[:11]) + b"\r\n")
-    real_land_rejects = land.land_rejects
+    (inputs / "plan_agent_b.csv").unlink()
+    real_insert = land.insert_file_rows
 
     def dies_after_the_insert(*args, **kwargs):
-        real_land_rejects(*args, **kwargs)
+        real_insert(*args, **kwargs)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(land, "land_rejects", dies_after_the_insert)
+    monkeypatch.setattr(land, "insert_file_rows", dies_after_the_insert)
     with pytest.raises(KeyboardInterrupt):
         load(con, inputs)
-    assert con.execute("select * from raw.export_rows order by record_no").fetchall() == before
+    assert listed(con) == before
     monkeypatch.undo()
-    assert load(con, inputs) == {"plan_agent_sample.csv": "loaded"}
-    assert len(landed(con, "plan_agent_sample.csv")) == 10
+    assert load(con, inputs) == {"plan_agent_sample.csv": "loaded",
+                                 "plan_agent_b.csv": "removed"}
+    assert file_row(con, "plan_agent_sample.csv")["record_count"] == 10
 
 
 class Statements:
@@ -237,129 +217,21 @@ class Statements:
         return getattr(self.con, name)
 
 
-def all_landed(con) -> list[tuple]:
-    # file_version: a new id for every landing
-    rows = con.execute("select * exclude (agent, file_version) from raw.export_rows "
-                       "order by all").fetchall()
-    files = con.execute("select * exclude (loaded_at, source_path, file_version) "
-                        "from raw.export_files "
-                        "order by source_file").fetchall()
-    return [rows, files]
-
-
-def test_small_files_land_in_one_transaction(con, inputs):
+def test_a_load_is_one_transaction(con, inputs):
     for name in ("plan_agent_a.csv", "plan_agent_b.csv", "plan_agent_c.csv"):
         shutil.copy(SAMPLE, inputs / name)
     counted = Statements(con)
     assert set(load(counted, inputs).values()) == {"loaded"}
     assert counted.words.count("commit") == 1  # a commit syncs the WAL: ~10 ms each
-    assert len(landed(con, "plan_agent_b.csv")) == 40
-
-
-def wal_bytes(con) -> int:
-    return con.execute("select wal_size from pragma_database_size()").fetchall()[0][0]
-
-
-def test_a_big_file_is_checkpointed_at_its_commit_and_small_files_after_the_load(
-    con, inputs, monkeypatch
-):
-    shutil.copy(SAMPLE, inputs / "plan_agent_a.csv")
-    load(con, inputs)
-    assert wal_bytes(con) != "0 bytes"  # small: its rows wait in the WAL for one checkpoint
-    shutil.copy(SAMPLE, inputs / "plan_agent_b.csv")
-    monkeypatch.setattr(land, "BATCH_BYTES", 1000)  # the sample is now a big file
-    load(con, inputs)
-    # a checkpoint at the commit keeps the blocks the insert wrote (2 s less for 376 MB)
-    assert wal_bytes(con) == "0 bytes"
-    assert len(landed(con, "plan_agent_b.csv")) == 40
 
 
 def write_wide_export(directory: Path) -> Path:
     """The sample with one more record of 200,000 fields: DuckDB takes minutes to store it
-    as a reject, and fails a strict read on it at once."""
+    as a reject."""
     head, rest = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)
     path = directory / "plan_agent_wide.csv"
     path.write_text(f"{head}\n{rest}{','.join(['x'] * 200_000)}\n", encoding="utf-8")
     return path
-
-
-class LateScan(Future):
-    """A scan still running when its file is read (a 376 MB export's takes 2 s): it ends
-    when its result is asked for."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__()
-        self.path = path
-
-    def result(self, timeout: float | None = None):
-        if not self.done():
-            self.set_result(scan_file(self.path, 1000))
-        return super().result(timeout)
-
-
-class LateScanner:
-    def __init__(self, paths: list[str], max_fields: int) -> None:
-        self.futures = {path: LateScan(path) for path in paths}
-
-    def __enter__(self) -> LateScanner:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        pass
-
-
-READ_INTO_ROWS = land.read_into_rows
-
-
-def test_a_big_file_read_before_its_scan_ends_lands_as_if_scanned_first(
-    con, tmp_path, inputs, monkeypatch
-):
-    """A big file is read strictly while its scan runs; a bad record (here: every kind in
-    the corpus, and a record of 200,000 fields that DuckDB would take minutes to store as a
-    reject) fails that read at once, and the file is read as when its scan comes first."""
-    for path in CORPUS.glob("plan_agent_*.csv"):
-        shutil.copy(path, inputs)
-    shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
-    write_wide_export(inputs)
-    with duckdb.connect(str(tmp_path / "scanned_first.duckdb")) as first:
-        load(first, inputs)
-        expected = all_landed(first)
-    monkeypatch.setattr(land, "FileScanner", LateScanner)
-    monkeypatch.setattr(land, "BATCH_BYTES", 1000)  # every file is big: alone, read early
-    reads = []
-    monkeypatch.setattr(land, "read_into_rows", lambda *args, **kwargs: reads.append(
-        kwargs.get("strict", False)) or READ_INTO_ROWS(*args, **kwargs))
-    started = time.perf_counter()
-    load(con, inputs)
-    assert time.perf_counter() - started < 30
-    assert all_landed(con) == expected
-    assert reads.count(True) > 20  # every file DuckDB reads in place was read early
-    assert file_row(con, "plan_agent_sample.csv")["parsed_records"] == 40
-    assert file_row(con, "plan_agent_wide.csv")["parsed_records"] == 40
-
-
-def test_a_read_that_fails_in_a_batch_lands_each_file_alone_as_if_read_alone(
-    con, tmp_path, inputs
-):
-    # DuckDB refuses the mixed newlines in place: that read is retried through a copy
-    shutil.copy(SAMPLE, inputs / "plan_agent_a.csv")
-    shutil.copy(CORPUS / "plan_agent_mixed_newlines.csv", inputs)
-    shutil.copy(CORPUS / "plan_agent_broken_quote.csv", inputs / "plan_agent_z.csv")
-    counted = Statements(con)
-    assert set(load(counted, inputs).values()) == {"loaded"}
-    assert counted.words.count("rollback") >= 2  # the batch's, then the retry's own
-    assert counted.words.count("commit") == 3
-    alone = {}
-    for path in sorted(inputs.iterdir()):
-        folder = tmp_path / f"alone_{path.stem}"
-        folder.mkdir()
-        shutil.copy2(path, folder)  # the same mtime
-        with duckdb.connect(str(tmp_path / f"{path.stem}.duckdb")) as one_con:
-            load(one_con, folder)
-            alone[path.name] = all_landed(one_con)
-    together = all_landed(con)
-    assert together[0] == sorted(row for rows, _ in alone.values() for row in rows)
-    assert together[1] == [row for _, (_, files) in sorted(alone.items()) for row in files]
 
 
 @pytest.mark.parametrize(("make", "says"), [
@@ -367,15 +239,15 @@ def test_a_read_that_fails_in_a_batch_lands_each_file_alone_as_if_read_alone(
     (lambda folder: (folder / "file.csv", (folder / "file.csv").write_text("x"))[0],
      "is not a folder"),
 ])
-def test_a_missing_or_non_folder_input_dir_refuses_the_load_and_keeps_every_row(
+def test_a_missing_or_non_folder_input_dir_refuses_the_load_and_keeps_every_file(
         con, inputs, tmp_path, make, says):
     shutil.copy(SAMPLE, inputs)
     load(con, inputs)
-    before = con.execute("select count(*) from raw.export_rows").fetchone()[0]
+    before = listed(con)
     wrong = make(tmp_path)
     with pytest.raises(land.InputDirError, match=f"input folder {wrong} {says}"):
         load(con, wrong)
-    assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == before == 40
+    assert listed(con) == before and len(before) == 1
 
 
 def test_an_unreadable_input_dir_refuses_the_load(con, inputs, monkeypatch):
@@ -420,7 +292,8 @@ def test_entries_that_are_not_readable_files_are_listed_and_never_opened(
     shutil.copy(SAMPLE, tmp_path / "gone.csv")
     actions = load(con, inputs)
     assert actions["plan_agent_locked.csv"] == actions["plan_agent_dangling.csv"] == "loaded"
-    assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == 80
+    assert con.execute("select count(*) from raw.export_files where read_by = 'staging'"
+                       ).fetchone()[0] == 2
 
 
 def test_an_entry_named_like_a_rag_file_that_is_no_file_is_refused(con, inputs, tmp_path):
@@ -446,21 +319,21 @@ sys.path.insert(0, {tests!r})
 from test_loader import registry
 from agent_scoring.loader import load_exports
 resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
-con = duckdb.connect()
+con = duckdb.connect({db!r})
 load_exports(con, Path({inputs!r}), registry(), log=lambda _: None)
 print(json.dumps({{
     "files": con.execute("select source_file, record_count, parsed_records, problem "
                          "from raw.export_files order by all").fetchall(),
-    "rejects": con.execute("select source_file, record_no, line_no, csv_error_type, csv_error "
-                           "from raw.export_rows where csv_error is not null").fetchall(),
+    "wide": con.execute("select wide_rejects, read_path from raw.export_files "
+                        "where wide_rejects is not null").fetchall(),
 }}))
 """
 
 
 def test_an_xlsx_bomb_and_a_record_of_200k_fields_are_bounded(inputs, tmp_path):
-    """Under a 3 GB address-space cap and a minute: the 200k-field record is rejected as
-    that record (the file's 40 good records land), the xlsx whose one stray cell sits at
-    XFD20000 is refused with the reason, and the build goes on."""
+    """Under a 3 GB address-space cap and a minute: the 200k-field record is blanked in the
+    copy DuckDB reads and listed to be rejected as that record (the file's 40 good records
+    are read), the xlsx whose one stray cell sits at XFD20000 is refused with the reason."""
     import subprocess
     import sys
 
@@ -473,7 +346,8 @@ def test_an_xlsx_bomb_and_a_record_of_200k_fields_are_bounded(inputs, tmp_path):
     book["validation_history"]["XFD20000"] = "x"
     book.save(bomb)
     write_wide_export(inputs)
-    code = BOUNDED_LOAD.format(tests=str(REPO / "tests"), inputs=str(inputs))
+    code = BOUNDED_LOAD.format(tests=str(REPO / "tests"), inputs=str(inputs),
+                               db=str(tmp_path / "warehouse.duckdb"))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -485,20 +359,16 @@ def test_an_xlsx_bomb_and_a_record_of_200k_fields_are_bounded(inputs, tmp_path):
          "and save it again"],
         ["plan_agent_wide.csv", 41, 40, None],
     ]
+    [(wide, read_path)] = found["wide"]
     lines = SAMPLE.read_text(encoding="utf-8-sig").count("\n")  # the wide record's line - 1
-    assert found["rejects"] == [
-        ["plan_agent_wide.csv", 41, lines + 1, "TOO MANY COLUMNS",
+    assert [(r["record_no"], r["line_no"], r["error_type"], r["error_message"])
+            for r in json.loads(wide)] == [
+        (41, lines + 1, "TOO MANY COLUMNS",
          "the record has 200000 fields; records of more than 1000 (vars.csv_max_fields) "
-         "are not read"]]
-
-
-def test_a_record_over_the_line_size_limit_is_rejected_alone(con, inputs):
-    head, rest = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)
-    (inputs / "plan_agent_long.csv").write_text(
-        f"{head}\n{rest}{','.join(['y' * 6000] * (head.count(',') + 1))}\n", encoding="utf-8")
-    load(con, inputs, registry(max_line_bytes=70000))
-    assert file_row(con, "plan_agent_long.csv")["parsed_records"] == 40
-    assert landed(con, "plan_agent_long.csv")[-1] == (41, None, "LINE SIZE OVER MAXIMUM")
+         "are not read")]
+    # the copy holds a placeholder where the record of 400 kB was
+    wide_bytes = (inputs / "plan_agent_wide.csv").stat().st_size
+    assert Path(read_path).stat().st_size < wide_bytes - 390_000
 
 
 def test_names_are_stored_in_nfc_and_an_nfc_nfd_pair_is_one_run_and_one_refusal(con, inputs):
@@ -509,14 +379,15 @@ def test_names_are_stored_in_nfc_and_an_nfc_nfd_pair_is_one_run_and_one_refusal(
     assert nfd != nfc
     shutil.copy(SAMPLE, inputs / nfd)  # what macOS writes
     assert load(con, inputs) == {nfc: "loaded"}
-    assert con.execute("select distinct source_file from raw.export_rows").fetchall() == [(nfc,)]
+    assert con.execute("select source_file from raw.export_files").fetchall() == [(nfc,)]
     shutil.copy(SAMPLE, inputs / nfc)  # a second copy, under the look-alike name
     actions = load(con, inputs)
     assert actions == {nfc: "loaded", nfd: "refused"}
     assert file_row(con, nfd)["problem"] == (
         f"the same name as {inputs / nfc} in another Unicode form (macOS writes names in NFD); "
         "keep one of the two")
-    assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == 40
+    assert con.execute("select count(*) from raw.export_files where read_by = 'staging'"
+                       ).fetchone()[0] == 1
 
 
 def test_a_file_no_reader_claims_is_said_in_the_log(con, inputs):
@@ -538,55 +409,3 @@ def test_a_header_the_dictionary_maps_twice_is_refused_in_one_line():
         land.export_dictionary([("ID", "item_id"), ("ID", "query_id")])
     assert str(raised.value).startswith(
         'seeds/export_columns.csv maps the header "ID" twice (item_id, query_id): keep one row')
-
-
-def test_a_plain_export_is_listed_for_staging_and_an_odd_one_lands_with_its_rejects(
-    con, inputs
-):
-    """direct_reads: a plain UTF-8 export is scanned, not landed (staging reads it in place,
-    a record DuckDB cannot parse among them); one with records ending in both CRLF and LF
-    lands through its normalised copy, and one with a record too wide lands with that record
-    rejected."""
-    shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
-    for name in ("plan_agent_broken_quote.csv", "plan_agent_mixed_newlines.csv"):
-        shutil.copy(CORPUS / name, inputs / name)
-    write_wide_export(inputs)
-    started = time.perf_counter()
-    assert set(load(con, inputs, registry(direct_reads=True)).values()) == {"loaded"}
-    assert time.perf_counter() - started < 30  # the wide record is never stored as a reject
-    files = {row[0]: row[1:] for row in con.execute(
-        "select source_file, read_by, record_count, parsed_records, read_spec is not null "
-        "from raw.export_files").fetchall()}
-    assert files == {
-        "plan_agent_sample.csv": ("staging", 40, 40, True),
-        "plan_agent_broken_quote.csv": ("staging", 4, 4, True),
-        "plan_agent_mixed_newlines.csv": ("loader", 4, 4, False),
-        "plan_agent_wide.csv": ("loader", 41, 40, False)}
-    landed = dict(con.execute("select source_file, count(*) from raw.export_rows "
-                              "group by all").fetchall())
-    assert landed == {"plan_agent_mixed_newlines.csv": 4, "plan_agent_wide.csv": 41}
-    spec = json.loads(con.execute("select read_spec from raw.export_files "
-                                  "where source_file = 'plan_agent_sample.csv'").fetchone()[0])
-    assert spec["columns"][:2] == ["run_id", "item_id"]
-
-
-def test_without_direct_reads_every_readable_export_lands(con, inputs):
-    """The Parquet copy for Spark needs every row landed (export_loads turns direct reads
-    off when it writes one)."""
-    shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
-    load(con, inputs)
-    assert con.execute("select read_by from raw.export_files").fetchall() == [("loader",)]
-    assert con.execute("select count(*) from raw.export_rows").fetchone()[0] == 40
-
-
-@pytest.mark.parametrize(("spare_fields", "read_by"), [(0, "staging"), (-1, "loader")])
-def test_a_header_as_wide_as_csv_max_fields_is_what_keeps_a_file_from_being_read_in_place(
-    con, inputs, spare_fields, read_by
-):
-    """A file whose lines are no wider than its header is read in place unless its header
-    alone has csv_max_fields separators, and is then landed (each record too wide, rejected
-    as such)."""
-    shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
-    width = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)[0].count(",") + 1
-    load(con, inputs, registry(direct_reads=True, max_fields=width + spare_fields))
-    assert con.execute("select read_by from raw.export_files").fetchall() == [(read_by,)]

@@ -1,18 +1,20 @@
 """Whatever an export row holds, the scoring SQL neither fails nor leaves 0-5 (hypothesis).
 
-The project is built once on a tiny export; then, for every generated batch of rows, the
-rows stand in for the landed records (the loader's table raw.export_rows, with a row of
-raw.export_files per generated file) and the
-*compiled SQL of the real models* - row rules, staging (one Raw JSON parse), check parser,
-check evaluation, item scores, every mart - is run again in DAG order on that warehouse.
+The project is built once on a tiny export and four generated files; then, for every
+generated batch of rows, the rows are written into those files (CSV, as the platform exports
+them) and the *compiled SQL of the real models* - DuckDB's read, row rules, staging (one
+Raw JSON parse), check parser, check evaluation, item scores, every mart - is run again in
+DAG order on that warehouse.
 Properties: no statement raises; every score is in 0-5 (or null where unscored); statuses
 and sources are known values; and every generated row is either scored or rejected.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -21,10 +23,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.warehouse import dbt_env, run_dbt
 
+REPO = Path(__file__).resolve().parents[1]
+
 # Models after the CSV reader, in an order that respects their refs.
 MODELS = [
     "base_exports__files",
-    "base_exports__rows",
     "stg_exports__files",
     "stg_exports__rows",
     "int_exports__repeated_items",
@@ -54,11 +57,30 @@ SCORE_COLUMNS = {
                    "item_speed_points_mean", "consistency_score"],
     "consistency": ["consistency_score"],
 }
-# landed columns that are not an export's cells
-NOT_CELLS = ("agent", "source_file", "record_no", "line_no", "extra_columns", "csv_error_type",
-             "csv_error", "csv_line")
-FILES = {"plan_agent": ["prop_plan_a.csv", "prop_plan_b.csv"],
-         "resume_agent": ["prop_resume.csv"], "url_agent": ["prop_url.csv"]}
+FILES = {"plan_agent": ["plan_agent_prop_a.csv", "plan_agent_prop_b.csv"],
+         "resume_agent": ["resume_agent_prop.csv"], "url_agent": ["url_agent_prop.csv"]}
+# the cells of an export (macro export_text_columns) and Raw JSON, each under its header
+COLUMNS = ["run_id", "item_id", "ordinal", "query_id", "query_text", "expected_result",
+           "category", "round_label", "executed_at", "track", "response_text", "error_text",
+           "logic_result", "logic_reason", "llm_status", "llm_model", "llm_score",
+           "llm_comment", "raw_json"]
+
+
+def headers() -> dict[str, str]:
+    """English column -> its header name (seeds/export_columns.csv: the first that gives it)."""
+    with open(REPO / "seeds" / "export_columns.csv", encoding="utf-8") as handle:
+        pairs = [(row["column_name"], row["header_name"]) for row in csv.DictReader(handle)]
+    return {column: header for column, header in reversed(pairs)}
+
+
+def write_files(inputs: Path, rows_by_file: dict[str, list[list[str]]]) -> None:
+    header = [headers()[column] for column in COLUMNS]
+    for names in FILES.values():
+        for name in names:
+            with open(inputs / name, "w", encoding="utf-8", newline="") as handle:
+                writer = csv.writer(handle)
+                writer.writerow(header)
+                writer.writerows(rows_by_file.get(name, []))
 
 
 @pytest.fixture(scope="module")
@@ -69,9 +91,14 @@ def warehouse(tmp_path_factory):
     inputs.mkdir()
     shutil.copy(make_corpus.FILES / "main" / "plan_agent_utf8_no_bom.csv", inputs)
     shutil.copy(make_corpus.FILES / "missing_column" / "resume_agent_complete.csv", inputs)
+    one = ["run-1", "i-1", "1", "Q-1", "질의", "", "", "1/1", "", "Track 1", "", "", "", "", "",
+           "", "", "", "{}"]
+    write_files(inputs, {name: [one] for names in FILES.values() for name in names})
     db = work / "build" / "warehouse.duckdb"
     db.parent.mkdir()
-    proc = run_dbt(["build", "--exclude", "tag:rag"], dbt_env(inputs, db, work))
+    # each file a read of its own: a file's rows are numbered from 1 whatever the others hold
+    proc = run_dbt(["build", "--exclude", "tag:rag", "--vars", "{direct_read_groups: 1000}"],
+                   dbt_env(inputs, db, work))
     assert proc.returncode == 0, proc.stdout[-4000:]
     compiled = {}
     for name in MODELS:
@@ -82,12 +109,14 @@ def warehouse(tmp_path_factory):
         assert len(found) == 1, name
         compiled[name] = found[0].read_text(encoding="utf-8")
     con = duckdb.connect(str(db))
-    landed = [r[0] for r in con.sql("describe raw.export_rows").fetchall()]
-    columns = [c for c in landed if c not in NOT_CELLS]
+    assert sorted(row[0] for row in con.execute(
+        "select source_file from raw.export_files where read_by = 'staging' "
+        "and source_file like '%prop%'").fetchall()) == sorted(
+        name for names in FILES.values() for name in names)
     for (view,) in con.sql("select view_name from duckdb_views() where not internal "
                            "and schema_name = 'main'").fetchall():
         con.execute(f"drop view {view}")  # re-run below as tables
-    yield con, compiled, columns
+    yield con, compiled, inputs
     con.close()
 
 
@@ -205,35 +234,18 @@ ROW = st.fixed_dictionaries({
 })
 
 
-def load(con, columns: list[str], rows: list[dict]) -> None:
-    """The generated rows as the only landed records: text cells, numbered per file."""
-    con.execute("delete from raw.export_rows")
-    con.execute("delete from raw.export_files where source_file like 'prop_%'")
-    for agent, names in FILES.items():
-        for name in names:
-            con.execute(
-                "insert into raw.export_files (agent, source_path, source_file, size_bytes, "
-                "modified_ns, content_hash, read_key, read_from, header_names, column_names, "
-                "missing_columns, unknown_columns, cell_notes, loaded_at) values (?, ?, ?, 0, "
-                "0, 'generated', 'generated', 'original', [], [], [], [], [], now())",
-                [agent, name, name],
-            )
-    numbers: dict[str, int] = {}
-    records = []
+def load(inputs: Path, rows: list[dict]) -> None:
+    """The generated rows as the only records of the four files: text cells (a missing one
+    empty), in order."""
+    rows_by_file: dict[str, list[list[str]]] = {}
     for row in rows:
         source_file = FILES[row["agent"]][min(row["file_no"], len(FILES[row["agent"]]) - 1)]
-        numbers[source_file] = numbers.get(source_file, 0) + 1
         values = dict(row)
         if row["agent"] != "resume_agent":
             values["track"] = None
-        records.append([row["agent"], source_file, numbers[source_file],
-                        *(values.get(c) for c in columns)])
-    names = ["agent", "source_file", "record_no", *columns]
-    con.executemany(
-        f"insert into raw.export_rows ({', '.join(names)}) "
-        f"values ({', '.join('?' for _ in names)})",
-        records,
-    )
+        rows_by_file.setdefault(source_file, []).append(
+            ["" if values.get(c) is None else values[c] for c in COLUMNS])
+    write_files(inputs, rows_by_file)
 
 
 PROPERTY_SETTINGS = settings(
@@ -256,8 +268,8 @@ def out_of_range(con, table: str, column: str) -> list:
 @PROPERTY_SETTINGS
 @given(st.lists(ROW, min_size=1, max_size=30))
 def test_any_rows_are_scored_in_0_to_5_or_rejected_and_nothing_raises(warehouse, rows):
-    con, compiled, columns = warehouse
-    load(con, columns, rows)
+    con, compiled, inputs = warehouse
+    load(inputs, rows)
     rerun(con, compiled)
 
     for table, score_columns in SCORE_COLUMNS.items():
@@ -280,9 +292,9 @@ def test_any_rows_are_scored_in_0_to_5_or_rejected_and_nothing_raises(warehouse,
     generated, scored, rejected = con.sql(
         """
         select
-            (select count(*) from raw.export_rows),
-            (select count(*) from item_scores where source_file like 'prop_%'),
-            (select count(*) from rejected_rows where source_file like 'prop_%')
+            (select count(*) from stg_exports__rows where source_file like '%prop%'),
+            (select count(*) from item_scores where source_file like '%prop%'),
+            (select count(*) from rejected_rows where source_file like '%prop%')
         """
     ).fetchall()[0]
     assert generated == len(rows)
@@ -292,8 +304,8 @@ def test_any_rows_are_scored_in_0_to_5_or_rejected_and_nothing_raises(warehouse,
 
 
 def test_no_model_after_staging_reads_a_file(warehouse):
-    # the loader lands what DuckDB cannot read in place; stg_exports__rows reads the rest in
-    # place (issue 41: one read per export); every model after it reads the warehouse
+    # stg_exports__rows reads every export in place (issue 72); every model after it reads
+    # the warehouse
     _, compiled, _ = warehouse
     assert [name for name in MODELS
             if "read_csv" in compiled[name] and name != "stg_exports__rows"] == []
@@ -330,13 +342,13 @@ PAYLOAD_CELL = st.one_of(
 def test_staging_parses_raw_json_as_python_does(warehouse, cells):
     """One parse of a cell gives what Python's json module finds in it: its arrays counted,
     its message kept, a cut or non-object cell invalid."""
-    con, compiled, columns = warehouse
+    con, compiled, inputs = warehouse
     rows = [{"agent": "plan_agent", "file_no": 0, "item_id": f"i-{n}", "query_id": "Q-1",
              "round_label": "1/1", "raw_json": cell} for n, cell in enumerate(cells)]
-    load(con, columns, rows)
+    load(inputs, rows)
     rerun(con, compiled, MODELS[:MODELS.index("stg_exports__rows") + 1])
     found = con.execute(f"select {PARSED_FIELDS} from stg_exports__rows "
-                        "where source_file like 'prop_%' order by record_no").fetchall()
+                        "where source_file like '%prop%' order by record_no").fetchall()
     wanted = [expected_fields(cell) for cell in cells]
     for cell, got, want in zip(cells, found, wanted, strict=True):
         if not isinstance(want[3], str | None):  # a message that is no string: JSON text

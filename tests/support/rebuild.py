@@ -19,11 +19,11 @@ INPUTS = [
     "evaluation_report_sample_20251210_100000.json",
     "evaluation_report_sample_20251211_100000.json",
 ]
-# when a row was scored, compared or loaded, which landing of its file it came from (a new id
-# each time the loader lands a file), what the last load did, and the log of builds differ
-# by build
+# when a row was scored, compared or loaded, which reading of its file it came from (a new id
+# each time the loader reads a file), the copy DuckDB read (beside its warehouse), what the
+# last load did, and the log of builds differ by build
 VOLATILE = {"scored_at", "compared_at", "loaded_at", "file_version", "file_fingerprint",
-            "pair_fingerprint"}
+            "pair_fingerprint", "read_path"}
 SKIPPED_TABLES = {"export_loads", "builds"}
 
 

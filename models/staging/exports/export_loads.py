@@ -1,6 +1,6 @@
-"""Runs the loader (agent_scoring.loader) at the start of `dbt build`: every new or changed
-export in the input directory lands in raw.export_files / raw.export_rows, which the staging
-models read as the source `exports`. One row per file: what this load did with it."""
+"""Runs the loader (agent_scoring.loader) at the start of `dbt build`: every export in the
+input directory is listed in raw.export_files with how staging reads it (stg_exports__rows
+reads each in place, or a UTF-8 copy of it). One row per file: what this load did with it."""
 
 import json
 from pathlib import Path
@@ -12,7 +12,6 @@ from agent_scoring.loader import (
     export_dictionary,
     load_exports,
 )
-from agent_scoring.loader.mirror import mirror_landing
 
 
 def model(dbt, session):
@@ -38,18 +37,13 @@ def model(dbt, session):
         sheets={agent: spec["sheet"] for agent, spec in agents.items() if spec.get("sheet")},
         settings_sheets={agent: spec["settings_sheet"] for agent, spec in agents.items()
                          if spec.get("settings_sheet")},
-        # the Parquet copy for Spark holds landed rows only: with it, every file lands
-        direct_reads=not dbt.config.get("landing_dir"),
     )
     try:
-        # a connection of its own: the loader commits each file in a transaction of its own
+        # a connection of its own: the loader commits its listing in one transaction
         actions = load_exports(session.cursor(), input_dir, registry,
                                samples_dir=Path(dbt.config.get("samples_dir")))
     except InputDirError as exc:
         return failed(session, str(input_dir), str(exc))
-    landing_dir = dbt.config.get("landing_dir")
-    if landing_dir:  # a Parquet copy for the Spark target (docs/spark.md)
-        mirror_landing(session.cursor(), Path(landing_dir), actions)
     return done(session, [[a["source_file"], a["action"], a["records"], a["seconds"], None]
                           for a in actions])
 

@@ -20,7 +20,7 @@ renamed as (
         {{ int_div('modified_ns', 1000000000) }} as modified_epoch,
         content_hash,
         content_hash || ':' || read_key as fingerprint,
-        {{ landed_file_fingerprint('source') }} as file_fingerprint,
+        file_fingerprint,
         header_names,
         column_names,
         missing_columns,

@@ -1,7 +1,8 @@
-"""The loader: export files in, landing tables out (raw.export_files, raw.export_rows).
+"""The loader: export files in, their listing out (raw.export_files), with the UTF-8 copies
+staging reads where DuckDB cannot read a file as it is.
 
 Ordinary Python, tested without dbt; `dbt build` runs it first (models/staging/exports/
-export_loads.py) and every model reads what it landed through `source('exports', ...)`.
+export_loads.py) and staging reads the listing through `source('exports', 'export_files')`.
 """
 
 from agent_scoring.loader.land import (

@@ -1,35 +1,23 @@
-"""Bring every export in the input directory into the landing tables `raw.export_files` and
-`raw.export_rows`, which dbt reads as the source `exports` (SCORING §0: nothing is dropped
-silently).
+"""List every export in the input directory in `raw.export_files`, with how staging reads
+it; stg_exports__rows reads each in place, tolerantly, and parses its Raw JSON in the same
+pass (macros/direct_export_reads.sql). Nothing here writes a row of an export.
 
-An unchanged file (same path, size, modification time and read rules)
-is not opened; a touched file whose content hash did not change is not read again; a changed
-file replaces its rows and a deleted file's rows go. Files are landed in transactions of up
-to 64 MB of files, so a load killed at any point leaves every file either as it was or as it
-is now.
+An unchanged file (same path, size, modification time and read rules) is not opened; a
+touched file whose content hash did not change is not read again.
 
-A plain UTF-8 CSV (by its first bytes) with its header in order, no line too wide and records
-all ending alike is not landed: it is listed with `read_by = 'staging'` and a `read_spec`, and
-stg_exports__rows reads it in place, tolerantly, and parses its Raw JSON in the same pass (its
-bytes are read once by DuckDB). Staging then does for it what this module does for a file it
-lands: numbers and locates its rejected records, or refuses it
-(macros/direct_export_reads.sql).
-Every other readable file (transcoded, xlsx, too wide, or with odd line ends)
-is read by DuckDB (pinned dialect, every column VARCHAR by English name) straight into
-`raw.export_rows`; records DuckDB cannot parse land as rows of their own with the error.
-Every file's data records are also counted in Python, independently: by quote parity, in the
-one pass of a worker process that also hashes it and finds lines too wide for DuckDB
-(loader.bounds); by the csv module when DuckDB rejected a record or reads a copy.
-A big file is read strictly while its scan still runs, and read again after it if that read
-fails on a bad record.
-A file on whose record count the two disagree (a quote that never closes) is refused as a
-whole, `ambiguous_records`. A file whose records end in both CRLF and LF (DuckDB refuses
-those) is read through a CRLF copy.
+DuckDB reads a UTF-8 CSV whose records all end alike with no line too wide. For any other
+readable file it reads a UTF-8 copy kept beside the warehouse (copies_dir): transcoded
+(UTF-16, CP949), an xlsx sheet written out, line ends made alike, or each record too wide
+for DuckDB blanked (loader.bounds; staging rejects it as that record).
+Every file's data records are also counted in Python, independently (SCORING §0: nothing is
+dropped silently): by quote parity, in the one pass of a worker process that also hashes it
+and finds lines too wide for DuckDB. stg_exports__rows checks DuckDB's parsed and rejected
+records against that count; on a file where they disagree (a quote that never closes) it
+refuses the file whole, `ambiguous_records`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import datetime as dt
 import hashlib
@@ -39,7 +27,7 @@ import tempfile
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,17 +45,11 @@ from agent_scoring.loader.inspect import (
     normalize_newlines,
     odd_entry,
 )
-from agent_scoring.record_count import FileScanner, Scan, content_hash, has_wide_line
+from agent_scoring.record_count import FileScanner, Scan, content_hash, scan_file
 
 # Bump when the way files are read changes: every file is read again.
-LOADER_VERSION = "2"
+LOADER_VERSION = "3"
 EXCERPT_CHARS = 300
-# files are landed together in transactions of up to this many bytes (land_batch): a
-# bigger batch saves no more commits worth having, and loses more to a kill or a retry
-BATCH_BYTES = 64 << 20
-# no automatic checkpoint at a commit while files are landed (deferred_checkpoints)
-DEFERRED_CHECKPOINT = "16GB"
-
 FILES_TABLE = """
 create table if not exists raw.export_files (
     agent varchar not null,
@@ -93,25 +75,11 @@ create table if not exists raw.export_files (
     loaded_at timestamp not null,
     run_settings struct(setting varchar, value varchar)[],
     read_by varchar,
-    read_spec varchar
+    read_spec varchar,
+    read_path varchar,
+    wide_rejects varchar
 )
 """
-ROWS_TABLE = """
-create table if not exists raw.export_rows (
-    agent varchar not null,
-    source_file varchar not null,
-    file_version varchar,
-    record_no bigint,
-    line_no bigint,
-    extra_columns json,
-    csv_error_type varchar,
-    csv_error varchar,
-    csv_line varchar
-)
-"""
-# text DuckDB would store uncompressed (the multi-kB Raw JSON cells): with zstd a clean build of
-# one 100k-row export is 6 times smaller, and its load faster (docs/builds.md)
-ZSTD_COLUMNS = {"raw_json"}
 # the column names, in order, from the table definition above (one list to keep in step)
 FILE_COLUMNS = [line.split()[0] for line in FILES_TABLE.strip().splitlines()[1:-1]]
 
@@ -169,9 +137,6 @@ class Registry:
     headers: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     sheets: dict[str, str] = field(default_factory=dict)
     settings_sheets: dict[str, str] = field(default_factory=dict)
-    # plain files DuckDB parses whole are read in place by staging (read_by = 'staging'),
-    # not landed; off when every row must land (the Parquet copy for Spark)
-    direct_reads: bool = False
 
     def read_key(self, agent: str) -> str:
         """What reading a file of `agent` depends on: a change reads its files again."""
@@ -185,34 +150,6 @@ class Registry:
     def columns(self, agent: str) -> dict:
         return agent_columns(self.dictionary, self.required.get(agent, []),
                              self.headers.get(agent))
-
-
-def sql_text(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
-
-
-def first_line(exc: Exception) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
-def read_options(column_names: list[str], max_line_bytes: int, strict: bool = False) -> str:
-    """The read_csv parameters of one file: pinned dialect, every column VARCHAR by name.
-
-    DuckDB's sniffer can mistake a file with one broken quote for a one-column file, so
-    nothing is auto-detected. A record DuckDB cannot parse is skipped and landed as a row of
-    its own. store_rejects is not optional: with ignore_errors alone DuckDB 2.0 stops at the
-    first bad record and drops every record after it without a word. `strict`: the first
-    bad record fails the read instead (at once, where a record far too wide to store as a
-    reject takes minutes).
-    """
-    columns = ", ".join(f"{sql_text(c)}: 'VARCHAR'" for c in column_names)
-    rejects = ("" if strict else "ignore_errors = true, store_rejects = true, "
-               "rejects_scan = 'load_reject_scans', rejects_table = 'load_rejects', ")
-    return (
-        "header = true, auto_detect = false, delim = ',', quote = '\"', escape = '\"', "
-        f"max_line_size = {max_line_bytes}, {rejects}columns = {{{columns}}}"
-    )
 
 
 def count_records(read_path: str, rejects: dict[int, dict]) -> int:
@@ -249,48 +186,6 @@ def locate_rejects(read_path: str, rejects: dict[int, dict]) -> list[dict]:
                 found["line_no"] = newlines + 1
             located.append(found)
     return located
-
-
-def extra_columns_json(column_names: list[str], keys: dict[str, str]) -> str:
-    """The cells of columns outside the landing table, as {key: text} (the agent's name for
-    the column, else its header); else null."""
-    extras = [
-        f"{sql_text(keys[column])}, {column}"
-        for column in column_names
-        if column.startswith("extra_")
-    ]
-    return f"json_object({', '.join(extras)})" if extras else "null::json"
-
-
-def read_into_rows(
-    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, version: str,
-    read_path: str, found: Inspection, max_line_bytes: int, strict: bool = False,
-) -> tuple[int, dict[int, dict]]:
-    """Insert every record DuckDB parses: (records parsed, rejects by DuckDB line).
-
-    DuckDB's reject `line` counts the header, records and blank lines (not the lines inside
-    quoted cells); `line_byte_position` is where the record starts. Runs in the caller's
-    transaction. `strict`: a bad record raises duckdb.Error (read_options).
-    """
-    known = [c for c in found.column_names if not c.startswith("extra_")]
-    con.execute("drop table if exists load_rejects")
-    con.execute("drop table if exists load_reject_scans")
-    columns = ("".join(f"{column}, " for column in known)
-               + "".join(f"{read} as {alias}, " for alias, read in found.aliases)
-               + f"{extra_columns_json(found.column_names, found.json_keys)} as extra_columns")
-    options = read_options(found.column_names, max_line_bytes, strict)
-    read = f"read_csv({sql_text(read_path)}, {options})"
-    parsed = con.execute(
-        "insert into raw.export_rows by name select ? as agent, ? as source_file, "
-        f"? as file_version, row_number() over () as record_no, {columns} from {read}",
-        [agent, source_file, version],
-    ).fetchall()[0][0]
-    if strict:
-        return parsed, {}
-    return parsed, reject_entries(con.execute(
-        "select line, line_byte_position, error_type, error_message, csv_line "
-        "from load_rejects order by line, line_byte_position, column_idx, error_message"
-    ).fetchall())
 
 
 def reject_entries(found: list[tuple]) -> dict[int, dict]:
@@ -345,45 +240,6 @@ def parsed_before(rejects: list[dict]) -> list[int]:
     return [no - k for k, no in enumerate(skipped, start=1)]
 
 
-def land_rejects(
-    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, version: str,
-    rejects: list[dict],
-) -> None:
-    """Number the parsed rows in the file (the rejects before them count too: parsed_before)
-    and land the rejects as rows of their own."""
-    before = parsed_before(rejects)
-    if before:
-        con.execute(
-            "update raw.export_rows set record_no = record_no - 1 + coalesce(list_position("
-            f"list_transform({before}::bigint[], lambda b: b >= record_no), true), "
-            f"{len(before) + 1}) where source_file = ?",
-            [source_file],
-        )
-    insert_rejects(con, agent, source_file, version, rejects)
-
-
-def insert_rejects(
-    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, version: str,
-    rejects: list[dict],
-) -> None:
-    if rejects:
-        con.executemany(
-            "insert into raw.export_rows (agent, source_file, file_version, record_no, "
-            "line_no, csv_error_type, csv_error, csv_line) values (?, ?, ?, ?, ?, ?, ?, ?)",
-            [[agent, source_file, version, r["record_no"], r["line_no"], r["error_type"],
-              r["error_message"], r["csv_line"]] for r in rejects],
-        )
-
-
-def direct_read(found: Inspection, scan: Scan, max_fields: int) -> bool:
-    """Whether staging reads the file in place: a UTF-8 CSV with its header in order and
-    data records, no line too wide (the header neither), records all ending alike."""
-    return (found.problem is None and not found.missing and found.read_from == "original"
-            and found.encoding in ("utf-8", "utf-8-sig") and not scan.wide
-            and not scan.odd_newlines and len(found.column_names) <= max_fields
-            and bool(scan.records))
-
-
 def read_spec_json(found: Inspection) -> str:
     """How staging reads a file in place (macro direct_export_reads): the name each header
     position is read under, the extra_columns key of each extra_<n>, and the copies."""
@@ -392,297 +248,87 @@ def read_spec_json(found: Inspection) -> str:
                       ensure_ascii=False, sort_keys=True)
 
 
-@dataclass
-class ReadCheck:
-    """One read of a file: Python's record count, DuckDB's parsed records and rejects."""
-
-    records: int
-    parsed: int
-    rejects: dict[int, dict]
-
-    @property
-    def agreed(self) -> bool:
-        return self.records == self.parsed + len(self.rejects)
-
-
-def checked_read(
-    con: duckdb.DuckDBPyConnection, agent: str, source_file: str, version: str,
-    read_path: str, found: Inspection, max_line_bytes: int, quick_count: int | None,
-) -> ReadCheck:
-    """Read a file into raw.export_rows and count its records in Python as well. The quick
-    count (quote parity) stands when DuckDB rejected nothing; else the csv module counts and
-    numbers the rejects. Raises duckdb.Error when DuckDB cannot read the file."""
-    parsed, rejects = read_into_rows(con, agent, source_file, version, read_path, found,
-                                     max_line_bytes)
-    if not rejects and quick_count == parsed:  # counted in a worker process
-        return ReadCheck(parsed, parsed, rejects)
-    return ReadCheck(count_records(read_path, rejects), parsed, rejects)
-
-
-def land_file(
-    con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str, version: str,
-    found: Inspection,
-    registry: Registry, copy_dir: Path, scan: Future[Scan],
-    restart: Callable[[], None], big: bool = False,
-) -> tuple[int | None, int | None]:
-    """Read one inspected file into raw.export_rows (in the caller's transaction), or set
-    why it cannot be read on `found`: (records counted, records parsed). `scan` is the scan
-    of the file as found; `restart` undoes a failed read: a DuckDB error aborts the
-    transaction, so it starts it again. `big`: Pending.big."""
-    if found.problem is not None:
-        return None, None
-    if found.missing:
-        return count_records(found.read_path, {}), None
-    if big and found.read_path == str(path) and not scan.done():
-        # read strictly while its scan runs (2 s of 376 MB): it stands when it read every
-        # record the scan counts
-        try:
-            parsed, _ = read_into_rows(con, agent, source_file, version, found.read_path, found,
-                                       registry.max_line_bytes, strict=True)
-            if parsed == scan.result().records:
-                return parsed, parsed
-        except duckdb.Error:
-            pass
-        restart()
-    # a transcoded or xlsx file: DuckDB reads a copy, counted by the csv module
-    quick_count = scan.result().records if found.read_path == str(path) else None
-    wide: list[dict] = []
-    if (scan.result().wide if found.read_path == str(path)
-            else has_wide_line(found.read_path, registry.max_fields)):
-        blanked, wide = blank_wide_records(found.read_path, path, registry.max_fields,
-                                           len(found.column_names), copy_dir)
-        if wide:
-            found.read_path, quick_count = blanked, None
-
-    def landed(read_path: str, check: ReadCheck) -> tuple[int, int]:
-        land_rejects(con, agent, source_file, version, locate_rejects(read_path, check.rejects))
-        if wide:  # each placeholder row becomes the rejected record it stands for
-            con.execute("delete from raw.export_rows where source_file = ? "
-                        "and list_contains(?, record_no)",
-                        [source_file, [entry["record_no"] for entry in wide]])
-            insert_rejects(con, agent, source_file, version, wide)
-        return check.records, check.parsed - len(wide)
-
-    try:
-        check = checked_read(con, agent, source_file, version, found.read_path, found,
-                             registry.max_line_bytes, quick_count)
-        failure = None
-    except duckdb.Error as exc:
-        check, failure = None, first_line(exc)
-    if check is not None and check.agreed:
-        return landed(found.read_path, check)
-    restart()
-    fixed = normalize_newlines(Path(found.read_path), path, copy_dir)
-    if fixed is not None:
-        try:
-            fixed_check = checked_read(con, agent, source_file, version, str(fixed), found,
-                                       registry.max_line_bytes, None)
-        except duckdb.Error as exc:
-            fixed_check, failure = None, first_line(exc)
-        if fixed_check is not None and fixed_check.agreed:
-            found.read_path, found.read_from = str(fixed), "normalized"
-            return landed(str(fixed), fixed_check)
-        restart()
-    if check is None:
-        found.problem_code = "unreadable_csv"
-        found.problem = f"DuckDB cannot read it as CSV ({failure}); re-save it as CSV UTF-8"
-        return None, None
-    found.problem_code = "ambiguous_records"
-    found.problem = ambiguous_problem(check.records, check.parsed + len(check.rejects),
-                                      locate_rejects(found.read_path, check.rejects))
-    return check.records, check.parsed
-
-
-def create_tables(con: duckdb.DuckDBPyConnection, text_columns: list[str]) -> None:
-    """The landing tables, with a text column for every English column of the dictionary."""
+def create_tables(con: duckdb.DuckDBPyConnection) -> None:
+    """The file table (a warehouse of an earlier version: its missing columns added, and
+    its landed rows dropped: every export is read in place now)."""
     con.execute("create schema if not exists raw")
     con.execute(FILES_TABLE)
-    con.execute(ROWS_TABLE)
-    # a warehouse landed before file_version existed (its files and rows: null, one version)
-    for table in ("export_files", "export_rows"):
-        con.execute(f"alter table raw.{table} add column if not exists file_version varchar")
+    con.execute("drop table if exists raw.export_rows")
+    for column in ("file_version", "read_by", "read_spec", "read_path", "wide_rejects"):
+        con.execute(f"alter table raw.export_files add column if not exists {column} varchar")
     con.execute("alter table raw.export_files add column if not exists run_settings "
                 "struct(setting varchar, value varchar)[]")
-    for column in ("read_by", "read_spec"):
-        con.execute(f"alter table raw.export_files add column if not exists {column} varchar")
-    for column in text_columns:
-        compression = " using compression zstd" if column in ZSTD_COLUMNS else ""
-        con.execute("alter table raw.export_rows add column if not exists "
-                    f"{column} varchar{compression}")
 
 
 def stored_files(con: duckdb.DuckDBPyConnection) -> dict[str, tuple]:
-    """source_path -> (size, modified_ns, content_hash, read_key, problem_code, source_file)
-    of the last load."""
+    """source_path -> (size, modified_ns, content_hash, read_key, problem_code, source_file,
+    read_path) of the last load."""
     found = con.execute("select source_path, size_bytes, modified_ns, content_hash, read_key, "
-                        "problem_code, source_file from raw.export_files").fetchall()
+                        "problem_code, source_file, read_path from raw.export_files").fetchall()
     return {row[0]: row[1:] for row in found}
 
 
-@dataclass
-class Pending:
-    """A file to land, as load_exports found it; `replaces`: the name it was landed under."""
-
-    path: Path
-    source_file: str
-    agent: str
-    scan: Future[Scan]
-    file_row: dict
-    replaces: str | None
-
-    @property
-    def big(self) -> bool:
-        """64 MB or more: landed alone (batches), checkpointed at its commit, and read while
-        its scan still runs (land_file)."""
-        return self.file_row["size_bytes"] >= BATCH_BYTES
-
-
-class OwnTransaction(Exception):
-    """A read failed inside a shared transaction: its retry needs a transaction of its own."""
-
-
-def forget(con: duckdb.DuckDBPyConnection, source_file: str | None) -> None:
-    """Delete a landed file's rows (a scan of every landed row: only for one landed before)."""
-    if source_file:
-        con.execute("delete from raw.export_rows where source_file = ?", [source_file])
-        con.execute("delete from raw.export_files where source_file = ?", [source_file])
-
-
-def insert_file_rows(con: duckdb.DuckDBPyConnection, rows: list[dict]) -> None:
-    """Files' rows of raw.export_files (each holds every column), in one statement: one a
-    file took 1.3 ms, a third of that for six."""
-    values = f"({', '.join('?' for _ in FILE_COLUMNS)})"
-    con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
-                f"values {', '.join([values] * len(rows))}",
-                [row[column] for row in rows for column in FILE_COLUMNS])
-
-
-def land_one(
-    con: duckdb.DuckDBPyConnection, pending: Pending, registry: Registry, copy_dir: Path,
-    restart: Callable[[], None],
-) -> Inspection:
-    """Replace one file's landed rows, in the caller's transaction, and fill in its
-    raw.export_files row (pending.file_row), which the caller inserts; `restart` undoes a
-    failed read."""
-    agent = pending.agent
-    forget(con, pending.replaces)
-    found = inspect_file(pending.path, registry.columns(agent), copy_dir,
+def read_file(path: Path, agent: str, registry: Registry, copy_dir: Path,
+              scan: Future[Scan]) -> dict:
+    """How staging reads one file, as columns of its raw.export_files row: the file itself
+    or a UTF-8 copy of it (transcoded, xlsx, line ends made alike, records too wide
+    blanked), its header, its record count; or why it cannot be read."""
+    found = inspect_file(path, registry.columns(agent), copy_dir,
                          landed=set(registry.dictionary.values()),
                          sheet=registry.sheets.get(agent),
                          settings_sheet=registry.settings_sheets.get(agent))
-    # a new id for every landing of a file: what its rows' fingerprints start from
-    version = uuid.uuid4().hex
-    read_by, read_spec = "loader", None
-    if registry.direct_reads and direct_read(found, pending.scan.result(), registry.max_fields):
-        # as the scan counts them: staging checks that against what DuckDB parses
-        records = parsed = pending.scan.result().records
-        read_by, read_spec = "staging", read_spec_json(found)
-    else:
-        records, parsed = land_file(con, pending.path, pending.source_file, pending.agent,
-                                    version, found, registry, copy_dir, pending.scan, restart,
-                                    pending.big)
-    file_row = pending.file_row
-    file_row.update(
-        file_version=version,
-        content_hash=pending.scan.result().content_hash, encoding=found.encoding,
-        read_from=found.read_from, sheet_name=found.sheet_name,
-        header_names=found.header, column_names=found.column_names,
-        missing_columns=found.missing, unknown_columns=found.unknown,
-        record_count=records, parsed_records=parsed, problem_code=found.problem_code,
-        problem=found.problem, cell_notes=found.cell_notes,
-        loaded_at=dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
-        run_settings=None if found.settings is None else [
+    records, wide, read_by = None, [], None
+    if found.problem is None:
+        # the file as found was scanned in the background; a copy is scanned here
+        counted = (scan.result() if found.read_path == str(path)
+                   else scan_file(found.read_path, registry.max_fields))
+        records = counted.records
+        if counted.odd_newlines and not found.missing:
+            fixed = normalize_newlines(Path(found.read_path), path, copy_dir)
+            if fixed is not None:
+                found.read_path, found.read_from = str(fixed), "normalized"
+        if (counted.wide or len(found.column_names) > registry.max_fields) and not found.missing:
+            found.read_path, wide = blank_wide_records(
+                found.read_path, path, registry.max_fields, len(found.column_names), copy_dir)
+        if not found.missing and records:
+            read_by = "staging"
+    return {
+        "content_hash": scan.result().content_hash, "encoding": found.encoding,
+        "read_from": found.read_from, "sheet_name": found.sheet_name,
+        "header_names": found.header, "column_names": found.column_names,
+        "missing_columns": found.missing, "unknown_columns": found.unknown,
+        "record_count": records,
+        "parsed_records": None if records is None else records - len(wide),
+        "problem_code": found.problem_code, "problem": found.problem,
+        "cell_notes": found.cell_notes,
+        "run_settings": None if found.settings is None else [
             {"setting": name, "value": value} for name, value in found.settings.items()],
-        read_by=read_by, read_spec=read_spec,
-    )
-    return found
+        "read_by": read_by, "read_spec": read_spec_json(found) if read_by else None,
+        "read_path": found.read_path if read_by else None,
+        "wide_rejects": json.dumps(wide, ensure_ascii=False) if wide else None,
+    }
 
 
-def land_alone(
-    con: duckdb.DuckDBPyConnection, pending: Pending, registry: Registry, copy_dir: Path
-) -> Inspection:
-    """One file in a transaction of its own: a failed read is undone by starting it again."""
-
-    def restart() -> None:
-        con.execute("rollback")
-        con.execute("begin")
-        forget(con, pending.replaces)
-
-    con.execute("begin")
-    try:
-        found = land_one(con, pending, registry, copy_dir, restart)
-        insert_file_rows(con, [pending.file_row])
-    except BaseException:
-        con.execute("rollback")
-        raise
-    con.execute("commit")
-    return found
-
-
-def land_batch(
-    con: duckdb.DuckDBPyConnection, batch: list[Pending], registry: Registry, copy_dir: Path
-) -> list[tuple[Inspection, float]]:
-    """Files in one transaction: (inspection, seconds) of each. A commit syncs the WAL (about
-    10 ms here: most of the load of a small export). A read that fails rolls the batch
-    back, and each of its files is landed alone."""
-
-    def restart() -> None:
-        raise OwnTransaction
-
-    def timed(land: Callable[..., Inspection], *args) -> tuple[Inspection, float]:
-        started = time.perf_counter()
-        return land(*args), time.perf_counter() - started
-
-    if len(batch) == 1:  # no batch to lose: a failed read is retried at once
-        with checkpoint_at_commit(con, batch[0].big):
-            return [timed(land_alone, con, batch[0], registry, copy_dir)]
-    con.execute("begin")
-    try:
-        landed = [timed(land_one, con, pending, registry, copy_dir, restart)
-                  for pending in batch]
-        insert_file_rows(con, [pending.file_row for pending in batch])
-    except OwnTransaction:
-        con.execute("rollback")
-        return [timed(land_alone, con, pending, registry, copy_dir) for pending in batch]
-    except BaseException:
-        con.execute("rollback")
-        raise
-    con.execute("commit")
-    return landed
-
-
-def batches(pending: Iterator[Pending], batch_bytes: int) -> Iterator[list[Pending]]:
-    """Consecutive files of up to `batch_bytes` in all (a bigger file alone)."""
-    batch: list[Pending] = []
-    size = 0
-    for item in pending:
-        if batch and size + item.file_row["size_bytes"] > batch_bytes:
-            yield batch
-            batch, size = [], 0
-        batch.append(item)
-        size += item.file_row["size_bytes"]
-    if batch:
-        yield batch
-
-
-def land_odd_entry(
-    con: duckdb.DuckDBPyConnection, path: Path, source_file: str, agent: str, read_key: str,
-    problem: tuple[str, str], replaces: str | None,
-) -> None:
-    """List an entry that cannot be opened as an export (raw.export_files, no rows)."""
+def file_row(path: Path, source_file: str, agent: str, read_key: str, **columns) -> dict:
+    """A raw.export_files row: what every file has, and `columns`."""
     info = path.lstat()
-    row = dict.fromkeys(FILE_COLUMNS) | {
+    return dict.fromkeys(FILE_COLUMNS) | {
         "agent": agent, "source_path": str(path), "source_file": source_file,
         "size_bytes": info.st_size, "modified_ns": info.st_mtime_ns, "content_hash": "",
         "read_key": read_key, "read_from": "original", "header_names": [],
         "column_names": [], "missing_columns": [], "unknown_columns": [], "cell_notes": [],
-        "problem_code": problem[0], "problem": problem[1],
         "loaded_at": dt.datetime.now(dt.timezone.utc).replace(tzinfo=None),
-    }
-    con.execute("begin")
-    forget(con, replaces)
-    insert_file_rows(con, [row])
-    con.execute("commit")
+        # a new id for every read of a file: what its rows' fingerprints start from
+        "file_version": uuid.uuid4().hex,
+    } | columns
+
+
+def insert_file_rows(con: duckdb.DuckDBPyConnection, rows: list[dict]) -> None:
+    """Files' rows of raw.export_files, in one statement."""
+    values = f"({', '.join('?' for _ in FILE_COLUMNS)})"
+    con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
+                f"values {', '.join([values] * len(rows))}",
+                [row[column] for row in rows for column in FILE_COLUMNS])
 
 
 def source_names(
@@ -725,36 +371,21 @@ def unclaimed(input_dir: Path, claimed: list[Path]) -> list[Path]:
 
 
 def hash_only(path: Path) -> Future[Scan]:
-    """A file the scan cannot count (not plain UTF-8): its hash only (land_file scans the
-    UTF-8 copy it reads)."""
+    """A file the scan cannot count (not plain UTF-8): its hash only (read_file scans the
+    UTF-8 copy staging reads)."""
     done: Future[Scan] = Future()
     done.set_result(Scan(None, content_hash(path)))
     return done
 
 
-@contextlib.contextmanager
-def deferred_checkpoints(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """One checkpoint after the load, not one per file's commit (each rewrote the table)."""
-    con.execute(f"set checkpoint_threshold = '{DEFERRED_CHECKPOINT}'")
-    try:
-        yield
-    finally:
-        con.execute("reset checkpoint_threshold")
-
-
-@contextlib.contextmanager
-def checkpoint_at_commit(con: duckdb.DuckDBPyConnection, wanted: bool) -> Iterator[None]:
-    """A big file's commit checkpoints after all (measured on a 376 MB export: 2 s less than
-    a checkpoint after the load; for 900 files of 75 kB each, every commit checkpointing
-    cost 0.7 s more)."""
-    if not wanted:
-        yield
-        return
-    con.execute("set checkpoint_threshold = '0b'")
-    try:
-        yield
-    finally:
-        con.execute(f"set checkpoint_threshold = '{DEFERRED_CHECKPOINT}'")
+def copies_dir(con: duckdb.DuckDBPyConnection) -> Path:
+    """Where the UTF-8 copies staging reads are kept: beside the warehouse, never in the
+    input folder."""
+    database = con.execute("select path from duckdb_databases() "
+                           "where database_name = current_database()").fetchall()[0][0]
+    if not database:
+        return Path(tempfile.gettempdir()) / "agent-scoring-copies"
+    return Path(database).with_suffix(".copies")
 
 
 def claimed_entries(input_dir: Path, registry: Registry) -> list[Path]:
@@ -783,11 +414,13 @@ def load_exports(
     log: Callable[[str], None] = print,
     samples_dir: Path | None = None,
 ) -> list[dict]:
-    """Land every export of `input_dir` (or of `samples_dir` while it holds none); one entry
-    per file found or gone: source_file, action (kept, rehashed, loaded, refused, removed),
-    records, seconds."""
+    """List every export of `input_dir` (or of `samples_dir` while it holds none) in
+    raw.export_files, with how staging reads it; one entry per file found or gone:
+    source_file, action (kept, rehashed, loaded, refused, removed), records, seconds. One
+    transaction: a load killed at any point leaves the listing as it was."""
     input_dir = choose_input_dir(input_dir, samples_dir, registry, log)
-    create_tables(con, sorted(set(registry.dictionary.values())))
+    create_tables(con)
+    copy_dir = copies_dir(con)
     found = files_by_agent(input_dir, registry.patterns)
     stored = stored_files(con)
     # every other entry of the folder is listed too, refused as unclaimed
@@ -800,77 +433,78 @@ def load_exports(
     found.update(dict.fromkeys(odd_documents, UNCLAIMED))
     names, twins = source_names(found)
     actions: list[dict] = []
+    rows: list[dict] = []
+    # paths whose stored row goes: gone, renamed (an NFD twin that lost its name), re-read
+    replaced = sorted(set(stored) - {str(path) for path in found})
 
     def done(name: str, action: str, records: int | None = None, seconds: float = 0.0):
         actions.append({"source_file": name, "action": action, "records": records,
                         "seconds": seconds})
 
-    gone = sorted(set(stored) - {str(path) for path in found})
-    # a file landed under another name (an NFD twin that lost its name) is landed afresh
-    renamed = [str(path) for path in found
-               if str(path) in stored and stored[str(path)][5] != names[path]]
-    for source_path in renamed:
-        con.execute("delete from raw.export_rows where source_file = ?", [stored[source_path][5]])
-        con.execute("delete from raw.export_files where source_path = ?", [source_path])
-        del stored[source_path]
-    if gone:
-        con.execute("begin")
-        for source_path in gone:
-            name = stored[source_path][5]
-            con.execute("delete from raw.export_rows where source_file = ?", [name])
-            con.execute("delete from raw.export_files where source_path = ?", [source_path])
-            done(name, "removed")
-        con.execute("commit")
-
-    to_load: list[tuple[Path, str, str]] = []
+    for source_path in replaced:
+        done(stored[source_path][5], "removed")
+    to_read: list[tuple[Path, str, str]] = []
     for path, agent in found.items():
         read_key, earlier = registry.read_key(agent), stored.get(str(path))
+        if earlier and earlier[5] != names[path]:
+            earlier = None
         problem = (UNCLAIMED_PROBLEM if agent == UNCLAIMED and path not in odd_documents
                    else None) or twins.get(path) or odd_entry(path)
         if problem is not None:  # looked at again every load: a fix leaves mtime alone
-            land_odd_entry(con, path, names[path], agent, read_key, problem,
-                           replaces=earlier and earlier[5])
+            rows.append(file_row(path, names[path], agent, read_key,
+                                 problem_code=problem[0], problem=problem[1]))
             done(names[path], "refused")
             log(f"{'unclaimed' if agent == UNCLAIMED else 'refused'} {path}: {problem[1]}")
             continue
         stat = path.stat()
+        # a copy gone (a warehouse restored without its copies) is made again
         if earlier and earlier[4] not in ENTRY_PROBLEMS and (
-                earlier[0], earlier[1], earlier[3]) == (stat.st_size, stat.st_mtime_ns, read_key):
+                earlier[0], earlier[1], earlier[3]) == (stat.st_size, stat.st_mtime_ns, read_key
+                ) and (earlier[6] is None or Path(earlier[6]).exists()):
             done(names[path], "kept")
         else:
-            to_load.append((path, agent, read_key))
+            to_read.append((path, agent, read_key))
+    replaced += [str(row["source_path"]) for row in rows if str(row["source_path"]) in stored]
 
-    quick = [str(path) for path, _, _ in to_load if is_plain_utf8(path)]
-
-    def to_land(scanner: FileScanner) -> Iterator[Pending]:
-        for path, agent, read_key in to_load:
+    quick = [str(path) for path, _, _ in to_read if is_plain_utf8(path)]
+    touched: list[tuple[int, int, str]] = []
+    with FileScanner(quick, registry.max_fields) as scanner:
+        for path, agent, read_key in to_read:
             started = time.perf_counter()
             scan = scanner.futures[str(path)] if str(path) in quick else hash_only(path)
             stat = path.stat()
             earlier = stored.get(str(path))
             # a file seen before may only have been touched: its hash decides before reading
-            if earlier and (earlier[2], earlier[3]) == (scan.result().content_hash, read_key):
-                con.execute("update raw.export_files set size_bytes = ?, modified_ns = ? "
-                            "where source_path = ?",
-                            [stat.st_size, stat.st_mtime_ns, str(path)])
+            if earlier and earlier[5] == names[path] and (earlier[2], earlier[3]) == (
+                    scan.result().content_hash, read_key) and (
+                    earlier[6] is None or Path(earlier[6]).exists()):
+                touched.append((stat.st_size, stat.st_mtime_ns, str(path)))
                 done(names[path], "rehashed", seconds=time.perf_counter() - started)
                 continue
-            file_row = {"agent": agent, "source_path": str(path), "source_file": names[path],
-                        "size_bytes": stat.st_size, "modified_ns": stat.st_mtime_ns,
-                        "read_key": read_key}
-            yield Pending(path, names[path], agent, scan, file_row,
-                          replaces=earlier and earlier[5])
-
-    with tempfile.TemporaryDirectory(prefix="agent-scoring-load-") as copies, \
-            FileScanner(quick, registry.max_fields) as scanner, deferred_checkpoints(con):
-        for batch in batches(to_land(scanner), BATCH_BYTES):
-            for pending, (inspection, seconds) in zip(
-                    batch, land_batch(con, batch, registry, Path(copies)), strict=True):
-                action = "refused" if inspection.problem else "loaded"
-                records = pending.file_row["record_count"]
-                done(pending.source_file, action, records, seconds)
-                log(f"{action} {pending.path}: {inspection.problem or f'{records} records'} "
-                    f"({seconds:.1f} s)")
+            row = file_row(path, names[path], agent, read_key,
+                           **read_file(path, agent, registry, copy_dir, scan))
+            rows.append(row)
+            if str(path) in stored:
+                replaced.append(str(path))
+            seconds = time.perf_counter() - started
+            action = "refused" if row["problem"] else "loaded"
+            done(names[path], action, row["record_count"], seconds)
+            said = row["problem"] or f"{row['record_count']} records"
+            log(f"{action} {path}: {said} ({seconds:.1f} s)")
+    con.execute("begin")
+    try:
+        con.execute("delete from raw.export_files where list_contains(?, source_path)",
+                    [replaced])
+        for entry in touched:
+            con.execute("update raw.export_files set size_bytes = ?, modified_ns = ? "
+                        "where source_path = ?", list(entry))
+        if rows:
+            insert_file_rows(con, rows)
+    except BaseException:
+        con.execute("rollback")
+        raise
+    con.execute("commit")
+    forget_copies(con, copy_dir)
     for agent in sorted(registry.patterns):
         readable = con.execute("select count(*) from raw.export_files where agent = ? "
                                "and problem is null", [agent]).fetchall()[0][0]
@@ -878,3 +512,14 @@ def load_exports(
             log(f"note: no readable {agent} file ({', '.join(registry.patterns[agent])}) in "
                 f"{input_dir}; its rows in the marts will be empty")
     return actions
+
+
+def forget_copies(con: duckdb.DuckDBPyConnection, copy_dir: Path) -> None:
+    """Delete the copies no listed file is read from."""
+    if not copy_dir.is_dir():
+        return
+    wanted = {row[0] for row in con.execute(
+        "select read_path from raw.export_files where read_path is not null").fetchall()}
+    for path in copy_dir.iterdir():
+        if str(path) not in wanted:
+            path.unlink()

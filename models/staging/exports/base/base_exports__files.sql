@@ -17,6 +17,7 @@ select
     content_hash,
     read_key,
     file_version,
+    {{ listed_file_fingerprint('source') }} as file_fingerprint,
     encoding,
     read_from,
     sheet_name,
@@ -32,5 +33,7 @@ select
     loaded_at,
     run_settings,
     read_by,
-    read_spec
+    read_spec,
+    read_path,
+    wide_rejects
 from source
