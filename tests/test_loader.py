@@ -311,6 +311,21 @@ def test_an_entry_named_like_a_rag_file_that_is_no_file_is_refused(con, inputs, 
                       "evaluation_report_gone.json": "dangling_symlink"}
 
 
+def test_a_header_as_wide_as_csv_max_fields_blanks_every_record(con, inputs):
+    """A file whose header alone has csv_max_fields separators: every record is as wide, so
+    each is blanked in the copy and listed to be rejected as that record (staging turns the
+    placeholders into rejects: test_direct_reads)."""
+    shutil.copy(SAMPLE, inputs / "plan_agent_sample.csv")
+    width = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)[0].count(",") + 1
+    load(con, inputs, registry(max_fields=width - 1))
+    info = file_row(con, "plan_agent_sample.csv")
+    assert (info["read_by"], info["record_count"], info["parsed_records"]) == ("staging", 40, 0)
+    wide = json.loads(info["wide_rejects"])
+    assert [entry["record_no"] for entry in wide] == list(range(1, 41))
+    assert {entry["error_type"] for entry in wide} == {"TOO MANY COLUMNS"}
+    assert Path(info["read_path"]).parent.name == "warehouse.copies"
+
+
 BOUNDED_LOAD = """
 import json, resource, sys
 from pathlib import Path
