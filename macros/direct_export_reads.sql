@@ -426,29 +426,11 @@
         and not settled.ambiguous
         and len(settled.parsed_before) > 0;
 
-    insert into {{ this }} by name
-    select * from (
-        with fresh as (
-            select
-                settled.agent,
-                settled.source_file,
-                settled.file_fingerprint,
-                reject.record_no,
-                reject.line_no,
-                {%- for column in export_text_columns() + ['raw_json'] %}
-                null::varchar as {{ column }},
-                {%- endfor %}
-                null::json as extra_columns,
-                reject.error_type as csv_error_type,
-                reject.error_message as csv_error,
-                reject.csv_line
-            from stg_exports__read_settled as settled
-            cross join unnest(settled.rejects) as rejected(reject)
-            where not settled.ambiguous
-        ),
-
-        {{ stage_export_rows('fresh') }}
-    );
+    {{ insert_reject_rows(
+        'select settled.agent, settled.source_file, settled.file_fingerprint, reject.*'
+        ~ ' from stg_exports__read_settled as settled'
+        ~ ' cross join unnest(settled.rejects) as rejected(reject)'
+        ~ ' where not settled.ambiguous') }};
 
     update {{ source('exports', 'export_files') }} as files
     set
@@ -475,28 +457,35 @@
     using stg_exports__wide_rejects as wide
     where rows.file_fingerprint = wide.file_fingerprint and rows.record_no = wide.record_no;
 
-    insert into {{ this }} by name
-    select * from (
-        with fresh as (
-            select
-                agent,
-                source_file,
-                file_fingerprint,
-                record_no,
-                line_no,
-                {%- for column in export_text_columns() + ['raw_json'] %}
-                null::varchar as {{ column }},
-                {%- endfor %}
-                null::json as extra_columns,
-                error_type as csv_error_type,
-                error_message as csv_error,
-                csv_line
-            from stg_exports__wide_rejects
-        ),
-
-        {{ stage_export_rows('fresh') }}
-    )
+    {{ insert_reject_rows('select * from stg_exports__wide_rejects') }}
     {%- endif %}
     {%- endif -%}
 {%- endmacro %}
 
+
+{% macro insert_reject_rows(rejects) -%}
+    {#- Inserts into this model a rejected row for each record of the query `rejects`
+        (agent, source_file, file_fingerprint, record_no, line_no, error_type,
+        error_message, csv_line), staged as the model stages a row it reads -#}
+    insert into {{ this }} by name
+    select * from (
+        with fresh as (
+            select
+                rejects.agent,
+                rejects.source_file,
+                rejects.file_fingerprint,
+                rejects.record_no,
+                rejects.line_no,
+                {%- for column in export_text_columns() + ['raw_json'] %}
+                null::varchar as {{ column }},
+                {%- endfor %}
+                null::json as extra_columns,
+                rejects.error_type as csv_error_type,
+                rejects.error_message as csv_error,
+                rejects.csv_line
+            from ({{ rejects }}) as rejects
+        ),
+
+        {{ stage_export_rows('fresh') }}
+    )
+{%- endmacro %}
