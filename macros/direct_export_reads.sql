@@ -336,9 +336,8 @@
 {% macro duckdb__settle_direct_reads() -%}
     {#- Post-hook of stg_exports__rows (before the stale rows go): what the loader does for a
         file it lands, for each export read in place whose read rejected a record or parsed
-        other than the scan's count. The loader's own code (agent_scoring_locate_rejects:
-        agent_scoring.loader.land.locate_read_rejects) counts its records with the csv
-        module, locates each reject, and says how to number the rows or why the file is
+        other than the scan's count. locate_read_rejects() counts its records by their
+        quotes, locates each reject, and says how to number the rows or why the file is
         refused. As many as DuckDB's parsed and rejected records: its rows are numbered
         among all its records, and each reject is a row of its own. Else the file is refused
         whole, `ambiguous_records`, and its rows go with the stale ones. A build with no such file
@@ -396,27 +395,10 @@
         and shifted.shift <> 0;
 
     create or replace temp table stg_exports__read_settled as
-    with located as (
-        select
-            *,
-            from_json(agent_scoring_locate_rejects(read_path, found, parsed_records),
-                '{"records": "BIGINT", "rejects": [{"record_no": "BIGINT", "line_no": "BIGINT",
-                  "error_type": "VARCHAR", "error_message": "VARCHAR", "csv_line": "VARCHAR"}],
-                  "parsed_before": ["BIGINT"], "problem": "VARCHAR"}'
-            ) as checked
-        from stg_exports__read_faults
-    )
+    {{ locate_read_rejects() }};
 
-    select
-        * exclude (checked),
-        checked.records as csv_records,
-        checked.rejects as rejects,
-        checked.parsed_before as parsed_before,
-        checked.problem as problem,
-        checked.problem is not null as ambiguous
-    from located;
-
-    {#- as the loader numbers the rows of a file it lands (land_rejects) -#}
+    {#- a row's number among the file's parsed records becomes its number among all its
+        records: it moves by the rejects before it -#}
     update {{ this }} as rows
     set record_no = rows.record_no - 1 + coalesce(list_position(list_transform(
         settled.parsed_before, lambda before: before >= rows.record_no), true),
@@ -488,4 +470,194 @@
 
         {{ stage_export_rows('fresh') }}
     )
+{%- endmacro %}
+
+
+{% macro locate_read_rejects() -%}
+    {#- For each file of stg_exports__read_faults (a read that rejected a record, or parsed
+        other than the loader's count): its records counted by their quotes as Python's csv
+        module splits them (a quote opens a field only where the field starts; a blank line
+        is no record), each of DuckDB's rejects as one entry per record with its record and
+        line number, parsed_before, and why the file is refused when DuckDB's parsed and
+        rejected records are another count. The file is read as bytes, so that a byte that
+        is not UTF-8 counts too: DuckDB's text of a blob writes every byte other than
+        printable ASCII, and a quote and a backslash, as \xNN. -#}
+    {#- as many characters of a reject's messages and line as loader.bounds keeps -#}
+    {%- set excerpt_chars = 300 -%}
+    {%- set paths = [] -%}
+    {%- for row in run_query("select distinct read_path from stg_exports__read_faults").rows -%}
+        {%- do paths.append(sql_string(row[0])) -%}
+    {%- endfor -%}
+    with faults as (
+        select * from stg_exports__read_faults
+    ),
+
+    {%- if paths %}
+
+    bytes as (
+        select
+            filename as read_path,
+            content,
+            replace(replace(replace(content::varchar, '\x22', '"'), '\x0A', chr(10)),
+                '\x0D', chr(13)) as text
+        from read_blob([{{ paths | join(', ') }}])
+    ),
+
+    csv_rows as (
+        select read_path, unnest(parts) as row_text, generate_subscripts(parts, 1) as row_no
+        from (select read_path, {{ csv_rows('text') }} as parts from bytes) as split
+    ),
+
+    csv_records as (
+        select
+            read_path,
+            row_no,
+            row_text <> '' and row_no > 1 as is_record,
+            sum((row_text <> '' and row_no > 1)::integer) over (
+                partition by read_path order by row_no
+            ) as records_through
+        from csv_rows
+    ),
+
+    physical_lines as (
+        -- where each line starts, in bytes: a line's text holds a byte as one character or
+        -- as four (\xNN)
+        select
+            read_path,
+            line_no,
+            coalesce(sum(line_bytes + 1) over (
+                partition by read_path order by line_no
+                rows between unbounded preceding and 1 preceding
+            ), 0) as line_start
+        from (
+            select
+                read_path,
+                generate_subscripts(lines, 1) as line_no,
+                unnest(list_transform(lines, lambda line:
+                    length(line) - 3 * ((length(line) - length(replace(line, '\x', ''))) // 2)
+                )) as line_bytes
+            from (select read_path, string_split(content::varchar, '\x0A') as lines from bytes)
+        ) as measured
+    ),
+
+    found as (
+        select
+            read_path,
+            unnest(entries) as entry,
+            generate_subscripts(entries, 1) as entry_no
+        from (
+            select
+                read_path,
+                from_json(found, '[{"line": "BIGINT", "line_byte_position": "BIGINT",
+                    "error_type": "VARCHAR", "error_message": "VARCHAR",
+                    "csv_line": "VARCHAR"}]') as entries
+            from faults
+        ) as listed
+    ),
+
+    entries as (
+        -- one entry per record (DuckDB may reject one several times, once per column): the
+        -- first reject's position, type and line, its messages joined
+        select
+            read_path,
+            entry.line as duckdb_line,
+            list(entry.line_byte_position order by entry_no)[1] as byte_position,
+            list(entry.error_type order by entry_no)[1] as error_type,
+            list_reduce(list(entry.error_message order by entry_no), lambda joined, message:
+                case
+                    when message is null or contains(joined, message) then joined
+                    when length(joined) < {{ excerpt_chars }}
+                        then joined || '; ' || message
+                    when suffix(joined, '…') then joined
+                    else joined || '; …'
+                end) as error_message,
+            left(ltrim(coalesce(list(entry.csv_line order by entry_no)[1], ''), chr(13) || chr(10)),
+                {{ excerpt_chars }}) as csv_line
+        from found
+        group by read_path, entry.line
+    ),
+
+    located as (
+        -- DuckDB's line L is the file's CSV row L (blank rows too); its record number counts
+        -- the records up to it
+        select
+            entries.read_path,
+            case when csv_records.is_record then csv_records.records_through end as record_no,
+            case when entries.byte_position is not null then lines.line_no end as line_no,
+            entries.error_type,
+            entries.error_message,
+            entries.csv_line,
+            coalesce(entries.byte_position, 0) as byte_order
+        from entries
+        left join csv_records
+            on csv_records.read_path = entries.read_path
+            and csv_records.row_no = entries.duckdb_line
+        asof left join physical_lines as lines
+            on lines.read_path = entries.read_path
+            and lines.line_start <= entries.byte_position
+    ),
+
+    skipped as (
+        select
+            read_path,
+            record_no - row_number() over (partition by read_path order by record_no)
+                as parsed_before
+        from located
+        where record_no is not null
+    ),
+
+    per_file as (
+        select
+            faults.read_path,
+            (select count(*) from csv_records
+             where csv_records.read_path = faults.read_path and csv_records.is_record)
+                as csv_records,
+            (select list({
+                    'record_no': located.record_no, 'line_no': located.line_no,
+                    'error_type': located.error_type, 'error_message': located.error_message,
+                    'csv_line': located.csv_line
+                } order by located.byte_order)
+             from located where located.read_path = faults.read_path) as rejects,
+            (select list(skipped.parsed_before order by skipped.parsed_before)
+             from skipped where skipped.read_path = faults.read_path) as parsed_before
+        from faults
+    ),
+
+    {%- else %}
+
+    per_file as (
+        select
+            null::varchar as read_path,
+            null::bigint as csv_records,
+            null::struct(record_no bigint, line_no bigint, error_type varchar,
+                error_message varchar, csv_line varchar)[] as rejects,
+            null::bigint[] as parsed_before
+        where false
+    ),
+
+    {%- endif %}
+
+    checked as (
+        select
+            faults.*,
+            per_file.csv_records,
+            coalesce(per_file.rejects, []) as rejects,
+            coalesce(per_file.parsed_before, []) as parsed_before,
+            faults.parsed_records + len(coalesce(per_file.rejects, [])) as read_records
+        from faults
+        inner join per_file on per_file.read_path = faults.read_path
+    )
+
+    select
+        * exclude (read_records),
+        case when csv_records <> read_records then
+            'records are ambiguous: their quotes give ' || csv_records
+            || ' records but DuckDB read ' || read_records
+            || case when len(rejects) > 0 then
+                ' (first unparsable record on line ' || coalesce(rejects[1].line_no::varchar, '?')
+                || ')' else '' end
+            || ': a quote that never closes? fix the quoting and export again'
+        end as problem,
+        csv_records <> read_records as ambiguous
+    from checked
 {%- endmacro %}

@@ -153,7 +153,7 @@ def test_a_build_reading_exports_together_equals_one_reading_each_alone(tmp_path
         assert con.execute("select reject_reason from rejected_files "
                            "where source_file = 'plan_agent_lf_space_quote.csv'"
                            ).fetchone()[0].startswith(
-            "records are ambiguous: the csv module reads 4 records but DuckDB 7 (first "
+            "records are ambiguous: their quotes give 4 records but DuckDB read 7 (first "
             "unparsable record on line ")
         tables = [row[0] for row in con.execute(
             "select table_name from duckdb_tables() where database_name = 'direct' "

@@ -1,5 +1,6 @@
 """The scan of each export (agent_scoring.record_count, used by the loader): its record count
-agrees with Python's csv module, and the wide-line check finds every wide record (hypothesis).
+agrees with Python's csv module, and the wide-line check finds every wide record; staging's
+own split of a file into CSV rows (macro csv_rows) agrees with the csv module (hypothesis).
 
 A clean UTF-8 export skips the slow csv-module pass when DuckDB's count and this count
 agree, so the count must be right for any quoting: multi-line cells, escaped quotes, blank
@@ -10,18 +11,32 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
+import duckdb
+import jinja2
 import numpy as np
 import pytest
 import xxhash
 from agent_scoring import record_count
-from agent_scoring.loader.land import count_records
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 FIELD = st.lists(st.sampled_from(['a', '한', ',', '"', '""', '\n', '\r\n', ' ', '{"k": 1}']),
                  max_size=8).map("".join)
 RECORD = st.lists(FIELD, min_size=1, max_size=4)
+MACROS = Path(__file__).resolve().parents[1] / "macros"
+
+
+def csv_module_rows(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def count_records(path: str) -> int:
+    """The csv module's data records (a blank row is none)."""
+    csv.field_size_limit(2**31 - 1)
+    rows = csv_module_rows(Path(path).read_text(encoding="utf-8-sig"))
+    return sum(1 for row in rows[1:] if row)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[
@@ -48,7 +63,7 @@ def test_quick_count_equals_the_csv_module_count(
     monkeypatch.setattr(record_count, "CHUNK_BYTES", chunk_bytes)
 
     scan = record_count.scan_file(str(path), 1000)
-    assert scan.records == count_records(str(path), {})
+    assert scan.records == count_records(str(path))
     assert scan.content_hash == xxhash.xxh3_128(text.encode("utf-8")).hexdigest()
 
 
@@ -151,3 +166,19 @@ def test_the_wide_check_over_many_blocks_counts_only_separators_outside_quotes(
 
     expected = any(separators(line) >= max_fields for line in range(len(starts)))
     assert record_count._any_wide(data, starts, ends, before, max_fields, found) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(st.sampled_from(['a', '한', ',', '"', '""', '\n', '\r', '\r\n', ' ']),
+                     max_size=40).map("".join))
+def test_staging_splits_any_text_into_the_csv_modules_rows(text):
+    """The macro that counts and locates the records of a file DuckDB read with a reject
+    (locate_read_rejects) splits it into the rows the csv module reads, blank ones too (any
+    quoting, broken or not); only a last '' (after a final line end, or of an empty text) is
+    more."""
+    macro = jinja2.Environment().from_string(
+        (MACROS / "csv_rows.sql").read_text(encoding="utf-8")).module.csv_rows
+    with duckdb.connect() as con:
+        found = con.execute(f"select {macro('$text')}", {"text": text}).fetchone()[0]
+    rows = [bool(row) for row in csv_module_rows(text)]
+    assert [row != "" for row in found] in (rows, [*rows, False])

@@ -1,10 +1,8 @@
 """A dbt-duckdb plugin (profiles.yml: plugins) that opens the warehouse once before dbt does,
 so a warehouse another process holds, or one that is not a DuckDB file, fails `dbt build` in
 one line instead of dbt's traceback (dbt retries the open while rolling back, and prints
-the second failure with its stack). It also gives the warehouse connection the loader's
-function that stg_exports__rows asks of an export it read in place with a rejected record
-(macro settle_direct_reads), and spares dbt's process a garbage collector that walks its
-whole parsed project again and again (Plugin.initialize)."""
+the second failure with its stack), and spares dbt's process a garbage collector that walks
+its whole parsed project again and again (Plugin.initialize)."""
 
 from __future__ import annotations
 
@@ -17,9 +15,6 @@ from dbt.adapters.duckdb.plugins import BasePlugin
 from dbt_common.exceptions import DbtRuntimeError
 
 from agent_scoring.db import REBUILD_ADVICE, lock_holder
-from agent_scoring.loader.land import locate_read_rejects
-
-LOCATE_REJECTS = "agent_scoring_locate_rejects"
 
 
 class Plugin(BasePlugin):
@@ -33,10 +28,6 @@ class Plugin(BasePlugin):
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-
-    def configure_connection(self, conn: duckdb.DuckDBPyConnection) -> None:
-        conn.create_function(LOCATE_REJECTS, locate_read_rejects,
-                             ["VARCHAR", "VARCHAR", "BIGINT"], "VARCHAR", side_effects=True)
 
     def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
         if not creds.path or creds.path == ":memory:":

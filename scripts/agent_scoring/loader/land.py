@@ -18,7 +18,6 @@ refuses the file whole, `ambiguous_records`.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import hashlib
 import json
@@ -49,7 +48,6 @@ from agent_scoring.record_count import FileScanner, Scan, content_hash, scan_fil
 
 # Bump when the way files are read changes: every file is read again.
 LOADER_VERSION = "3"
-EXCERPT_CHARS = 300
 FILES_TABLE = """
 create table if not exists raw.export_files (
     agent varchar not null,
@@ -150,94 +148,6 @@ class Registry:
     def columns(self, agent: str) -> dict:
         return agent_columns(self.dictionary, self.required.get(agent, []),
                              self.headers.get(agent))
-
-
-def count_records(read_path: str, rejects: dict[int, dict]) -> int:
-    """Data records per Python's csv module (blank lines are not records, as in DuckDB).
-
-    Also gives each reject its record number: DuckDB line L is the (L-1)th row after the
-    header, blank rows included. One pass at about 190 MB/s on one core.
-    """
-    csv.field_size_limit(2**31 - 1)
-    with open(read_path, encoding="utf-8-sig", errors="replace", newline="") as handle:
-        reader = csv.reader(handle)
-        if next(reader, None) is None:
-            return 0
-        records = 0
-        for duckdb_line, record in enumerate(reader, start=2):
-            if record:
-                records += 1
-                if duckdb_line in rejects:
-                    rejects[duckdb_line]["record_no"] = records
-    return records
-
-
-def locate_rejects(read_path: str, rejects: dict[int, dict]) -> list[dict]:
-    """The rejects with the physical line each starts on (header = line 1), in file order."""
-    located = []
-    with open(read_path, "rb") as handle:
-        data_end, newlines = 0, 0
-        for entry in sorted(rejects.values(), key=lambda r: r["byte_position"] or 0):
-            found = {key: value for key, value in entry.items() if key != "byte_position"}
-            position = entry["byte_position"]
-            if position is not None and position >= data_end:
-                newlines += handle.read(position - data_end).count(b"\n")
-                data_end = position
-                found["line_no"] = newlines + 1
-            located.append(found)
-    return located
-
-
-def reject_entries(found: list[tuple]) -> dict[int, dict]:
-    """DuckDB's rejects (line, line_byte_position, error_type, error_message, csv_line), in
-    line order, by DuckDB line: one entry per record, its messages joined."""
-    rejects: dict[int, dict] = {}
-    for line, position, error_type, message, csv_line in found:
-        entry = rejects.setdefault(int(line), {
-            "line_no": None, "record_no": None, "byte_position": position,
-            "error_type": error_type, "error_message": message,
-            "csv_line": (csv_line or "").lstrip("\r\n")[:EXCERPT_CHARS],
-        })
-        if message and message not in entry["error_message"]:
-            if len(entry["error_message"]) < EXCERPT_CHARS:
-                entry["error_message"] += f"; {message}"
-            elif not entry["error_message"].endswith("…"):
-                entry["error_message"] += "; …"
-    return rejects
-
-
-def locate_read_rejects(read_path: str, found: str, parsed: int) -> str:
-    """For stg_exports__rows, of a file it read in place (a DuckDB function, registered by
-    agent_scoring.dbt_plugin), what land_file finds of a file it lands, as JSON: the csv
-    module's record count, each reject of `found` (DuckDB's rejects as JSON, in line order)
-    with its record and line number, parsed_before() of them, and ambiguous_problem() when
-    the count is not `parsed` and the rejects."""
-    rejects = reject_entries([
-        (entry["line"], entry["line_byte_position"], entry["error_type"],
-         entry["error_message"], entry["csv_line"]) for entry in json.loads(found)])
-    records = count_records(read_path, rejects)
-    located = locate_rejects(read_path, rejects)
-    read = parsed + len(located)
-    return json.dumps({
-        "records": records, "rejects": located, "parsed_before": parsed_before(located),
-        "problem": None if records == read else ambiguous_problem(records, read, located),
-    }, ensure_ascii=False)
-
-
-def ambiguous_problem(records: int, read: int, located: list[dict]) -> str:
-    """Why a file whose records the csv module and DuckDB (`read`: parsed and rejected)
-    count differently is refused."""
-    where = f" (first unparsable record on line {located[0]['line_no']})" if located else ""
-    return (f"records are ambiguous: the csv module reads {records} records but DuckDB "
-            f"{read}{where}: a quote that never closes? fix the quoting and export again")
-
-
-def parsed_before(rejects: list[dict]) -> list[int]:
-    """After parsed_before[k] parsed records, k records had been skipped (1-based k), so the
-    first k whose parsed_before reaches a row's parsed number tells how many came before it
-    (the number the row gets among all the file's records: land_rejects)."""
-    skipped = sorted(r["record_no"] for r in rejects if r["record_no"] is not None)
-    return [no - k for k, no in enumerate(skipped, start=1)]
 
 
 def read_spec_json(found: Inspection) -> str:
