@@ -352,12 +352,14 @@ def test_files_without_scorable_rows_are_listed_in_rejected_files(con, name, cod
 
 def test_a_repeated_item_id_keeps_the_first_row_and_rejects_the_later_ones(con):
     name = "plan_agent_duplicate_item_ids.csv"
-    assert rejects(con, name) == [(5, None, "duplicate_item_id"), (6, None, "duplicate_item_id")]
-    assert [r["reject_reason"] for r in rejected(con, name)] == [
+    assert rejects(con, name) == [(5, None, "duplicate_item_id"), (6, None, "duplicate_item_id"),
+                                  (7, None, "bad_round_label")]
+    assert [r["reject_reason"] for r in rejected(con, name)][:2] == [
         "Item ID repeats record 1: only the first is scored",
         "Item ID repeats record 2: only the first is scored",
     ]
-    assert record_numbers(con, name) == [1, 2, 3, 4]
+    # record 7 repeats nothing and is repeated by none: another rule rejected it
+    assert record_numbers(con, name) == [1, 2, 3, 4, 8]
 
 
 def test_rows_without_item_id_or_query_id_are_rejected(con):

@@ -51,10 +51,8 @@ def test_1_clean_build_scores_both_files(project):
     work, _, env = project
     build(env)
     assert counts(work) == {"plan_agent_a.csv": 40, "resume_agent_b.csv": 24}
-    # a file without a repeated Item ID still has its row there: the next build skips it
-    assert query(work, "select source_file, count(*), count(record_no) "
-                       "from int_exports__repeated_items group by 1 order by 1") == [
-        ("plan_agent_a.csv", 1, 0), ("resume_agent_b.csv", 1, 0)]
+    assert query(work, "select count(*) from stg_exports__rows "
+                       "where reject_code = 'duplicate_item_id'") == [(0,)]
 
 
 def test_2_a_new_file_is_added_without_rereading_the_past(project):

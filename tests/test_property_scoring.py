@@ -30,7 +30,6 @@ MODELS = [
     "base_exports__files",
     "stg_exports__files",
     "stg_exports__rows",
-    "int_exports__repeated_items",
     "int_exports__results",
     "int_plan_agent__check_results",
     "int_plan_agent__item_scores",

@@ -33,6 +33,7 @@ header_only                     rejected_files no_data_rows
 duplicate_header                rejected_files duplicate_column
 not_text                        rejected_files undecodable
 duplicate_item_ids              later records repeating an Item ID rejected, first scored
+                                (a record another rule rejected is no first)
 missing_keys                    no Item ID / no Query ID: rejected
 nan_blank                       rows of only ''/spaces/nan: rejected empty_row; a row with its
                                 keys but nan elsewhere: scored as error "Raw JSON missing"
@@ -233,6 +234,9 @@ def plan_cases() -> dict[str, str | bytes | tuple[str, str]]:
     rows = base_rows()
     rows.append(plan_row(9, "1/1", **{"Item ID": rows[0]["Item ID"], "질의": "다시 보낸 질의"}))
     rows.append(plan_row(8, "2/1", **{"Item ID": f"  {rows[1]['Item ID']} "}))
+    # a record another rule rejects is no first: the next with its Item ID is scored
+    rows.append(plan_row(7, "1차", **{"Item ID": "item-rejected-first"}))
+    rows.append(plan_row(7, "1/1", **{"Item ID": "item-rejected-first"}))
     cases["duplicate_item_ids"] = csv_text(rows)
 
     rows = base_rows()

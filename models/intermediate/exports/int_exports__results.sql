@@ -4,20 +4,11 @@
 -- this view only casts. A view, so rows are typed when an agent's model reads its new files
 -- and never stored twice. Agents read it through agent_rows('<agent>').
 
-with repeats as (
-    select source_file, record_no
-    from {{ ref('int_exports__repeated_items') }}
-    where record_no is not null
-),
-
-source as (
-    -- no rule rejected it, and it repeats no earlier record's Item ID
-    select rows.*
-    from {{ ref('stg_exports__rows') }} as rows
-    left join repeats
-        on repeats.source_file = rows.source_file
-        and repeats.record_no = rows.record_no
-    where rows.reject_code is null and repeats.record_no is null
+with source as (
+    -- no row rule rejected it (a repeated Item ID among them)
+    select *
+    from {{ ref('stg_exports__rows') }}
+    where reject_code is null
 ),
 
 status_classes as (
