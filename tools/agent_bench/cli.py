@@ -33,6 +33,7 @@ from agent_bench.runner import (
     bench_fixed_cost,
     bench_size,
 )
+from agent_bench.settle import bench_settle
 from agent_bench.shape import measure_shape
 from agent_bench.warehouse import compare, warehouse_figures
 
@@ -151,7 +152,8 @@ def main(
 
     \b
     Subcommands: `daily` (the team's daily loop: a warehouse of 20 runs, one new export),
-    `check FILE...` (same figures on given exports), `generate DIR`.
+    `check FILE...` (same figures on given exports), `generate DIR`, `settle` (staging's
+    count of an export it cannot read cleanly), `spark`, `shape`.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -448,3 +450,34 @@ def shape(project_dir: Path) -> None:
     longest chain of models to set_scores, refs from below the marts to a mart."""
     dbt = str(Path(sys.executable).with_name("dbt"))
     click.echo("\n".join(measure_shape(project_dir, dbt).lines()))
+
+
+@main.command()
+@click.option("--rows", type=click.IntRange(2), default=100_000, show_default=True,
+              help="Rows of the one export.")
+@click.option("--invalid-byte", is_flag=True,
+              help="Also a record with a byte that is not UTF-8 (the settle then reads the "
+                   "file's bytes as DuckDB's escaped text of a blob).")
+@click.option("--seed", type=int, default=7, show_default=True)
+@click.option("--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=DEFAULT_TEMPLATE, show_default=True)
+@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
+              default=PROJECT_DIR, show_default=True)
+def settle(rows: int, invalid_byte: bool, seed: int, template: Path, workdir: Path | None,
+           project_dir: Path) -> None:
+    """What staging's settle costs on one export DuckDB cannot read cleanly: the same
+    export built alone twice (`dbt build --select +stg_exports__rows`, no tests), as
+    generated and with a broken record in its middle; prints stg_exports__rows' time in each
+    and the difference."""
+    settings = Settings(
+        project_dir=project_dir.resolve(), template=template.resolve(), file_rows=(rows, rows),
+        extra_rows=0, seed=seed, faults=Faults(), repeat=1, run_python=False,
+        python_max_rows=0, exclude=(), memory_limit=None, threads=None, top=0,
+    )
+    root = workdir or Path(tempfile.mkdtemp(prefix="agent-scoring-bench-"))
+    try:
+        bench_settle(root / "settle", settings, rows, invalid_byte, click.echo)
+    finally:
+        if workdir is None:
+            shutil.rmtree(root, ignore_errors=True)
