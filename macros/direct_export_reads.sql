@@ -482,8 +482,7 @@
         rejected records are another count. The file is read as bytes, so that a byte that
         is not UTF-8 counts too. As quick as the csv module on an export (1 MB: 0.1 s), slower
         on a huge one (377 MB: 12 s, 40 s if not UTF-8; docs/builds.md). -#}
-    {#- as many characters of a reject's messages and line as loader.bounds keeps -#}
-    {%- set excerpt_chars = 300 -%}
+    {%- set excerpt_chars = var('csv_excerpt_chars', 300) -%}
     {%- set paths = [] -%}
     {%- for row in run_query("select distinct read_path from stg_exports__read_faults").rows -%}
         {%- do paths.append(sql_string(row[0])) -%}

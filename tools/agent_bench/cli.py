@@ -52,39 +52,49 @@ def parse_sizes(text: str) -> list[int]:
     return sizes
 
 
-SHARED_OPTIONS = [
-    click.option("--fault-share", type=float, default=0.05, show_default=True,
-                 help="Share of generated rows made faulty (3/5 timeouts, 1/5 empty, 1/5 "
-                      "invalid JSON) on top of the template's own faults."),
-    click.option("--seed", type=int, default=7, show_default=True),
-    click.option("--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-                 default=DEFAULT_TEMPLATE, show_default=True,
-                 help="Export to resample (its name gives the agent prefix)."),
-    click.option("--exclude", multiple=True, default=("tag:rag",), show_default=True,
-                 help="dbt --exclude selector (repeatable); `daily --exclude ''` builds "
-                      "every model and runs a bare `score-report` (README command 1 exactly)."),
-    click.option("--memory-limit", default=None,
-                 help="DuckDB memory_limit for dbt (AGENT_SCORING_MEMORY_LIMIT)."),
-    click.option("--threads", type=int, default=None,
-                 help="DuckDB threads for dbt (AGENT_SCORING_THREADS)."),
-    click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
-                 help="Where inputs, DBs and logs go [default: a new temp dir]."),
-    click.option("--keep", is_flag=True,
-                 help="Keep the work directory (kept anyway on failure)."),
-    click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-                 default=None, help="Also write all figures (and dbt's per-node timings) here."),
-    click.option("--top", type=int, default=6, show_default=True,
-                 help="Slowest models to list per build."),
-    click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
-                 default=PROJECT_DIR, show_default=True, help="The dbt project."),
-]
+# the options of more than one command, each written once
+OPTIONS = {
+    "fault_share": click.option(
+        "--fault-share", type=float, default=0.05, show_default=True,
+        help="Share of generated rows made faulty (3/5 timeouts, 1/5 empty, 1/5 "
+             "invalid JSON) on top of the template's own faults."),
+    "seed": click.option("--seed", type=int, default=7, show_default=True),
+    "template": click.option(
+        "--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        default=DEFAULT_TEMPLATE, show_default=True,
+        help="Export to resample (its name gives the agent prefix)."),
+    "exclude": click.option(
+        "--exclude", multiple=True, default=("tag:rag",), show_default=True,
+        help="dbt --exclude selector (repeatable); `--exclude ''` builds every model "
+             "(`daily --exclude ''` runs README command 1 exactly)."),
+    "memory_limit": click.option(
+        "--memory-limit", default=None,
+        help="DuckDB memory_limit for dbt (AGENT_SCORING_MEMORY_LIMIT)."),
+    "threads": click.option("--threads", type=int, default=None,
+                            help="DuckDB threads for dbt (AGENT_SCORING_THREADS)."),
+    "workdir": click.option(
+        "--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
+        help="Where inputs, DBs and logs go [default: a new temp dir]."),
+    "keep": click.option("--keep", is_flag=True,
+                         help="Keep the work directory (kept anyway on failure)."),
+    "json_path": click.option(
+        "--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+        help="Also write all figures (and dbt's per-node timings) here."),
+    "top": click.option("--top", type=int, default=6, show_default=True,
+                        help="Slowest models to list per build."),
+    "project_dir": click.option(
+        "--project-dir", type=click.Path(file_okay=False, path_type=Path),
+        default=PROJECT_DIR, show_default=True, help="The dbt project."),
+}
 
 
-def shared_options(command):
-    """The options the main benchmark and `daily` share, written once."""
-    for option in reversed(SHARED_OPTIONS):
-        command = option(command)
-    return command
+def options(*names: str):
+    """The named OPTIONS (all of them when none is named), in that order."""
+    def apply(command):
+        for name in reversed(names or tuple(OPTIONS)):
+            command = OPTIONS[name](command)
+        return command
+    return apply
 
 
 @click.group(invoke_without_command=True)
@@ -112,7 +122,7 @@ def shared_options(command):
 @click.option("--fixed-cost-pairs", type=click.IntRange(0), default=5, show_default=True,
               help="Interleaved pairs (dbt alone, no-change build + report) on the bundled "
                    "samples; 0 skips the fixed-cost measurement (--smoke: 1).")
-@shared_options
+@options()
 @click.pass_context
 def main(
     ctx: click.Context,
@@ -273,7 +283,7 @@ def _write_json(
               help="Rows per export (the team's are ~262: 131 queries x 2 rounds).")
 @click.option("--pairs", type=click.IntRange(1), default=3, show_default=True,
               help="Interleaved pairs (new export, nothing new); the medians are reported.")
-@shared_options
+@options()
 def daily(
     runs: int,
     file_rows: int,
@@ -352,10 +362,7 @@ def _write_daily_json(path: Path, settings: Settings, result: DailyResult) -> No
 @main.command()
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--exclude", multiple=True, default=("tag:rag",), show_default=True,
-              help="dbt --exclude selector (repeatable).")
-@click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
-              default=PROJECT_DIR, show_default=True)
+@options("exclude", "project_dir")
 def check(files: tuple[Path, ...], exclude: tuple[str, ...], project_dir: Path) -> None:
     """Build the warehouse on plan_agent FILES (copied to a temp dir) and check that the
     pure-Python scorer gives the same figures; print them side by side."""
@@ -405,10 +412,7 @@ def check(files: tuple[Path, ...], exclude: tuple[str, ...], project_dir: Path) 
 @click.argument("out_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--rows", type=int, default=SMOKE_ROWS, show_default=True)
 @click.option("--file-rows", default="262-5000", show_default=True)
-@click.option("--fault-share", type=float, default=0.05, show_default=True)
-@click.option("--seed", type=int, default=7, show_default=True)
-@click.option("--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=DEFAULT_TEMPLATE, show_default=True)
+@options("fault_share", "seed", "template")
 def generate(
     out_dir: Path, rows: int, file_rows: str, fault_share: float, seed: int, template: Path
 ) -> None:
@@ -424,12 +428,7 @@ def generate(
 @click.option("--rows", type=int, default=100_000, show_default=True)
 @click.option("--file-rows", default="262-5000", show_default=True)
 @click.option("--extra-rows", type=int, default=262, show_default=True)
-@click.option("--seed", type=int, default=7, show_default=True)
-@click.option("--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=DEFAULT_TEMPLATE, show_default=True)
-@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None)
-@click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
-              default=PROJECT_DIR, show_default=True)
+@options("seed", "template", "workdir", "project_dir")
 def spark(rows, file_rows, extra_rows, seed, template, workdir, project_dir) -> None:
     """The same exports on DuckDB and on the spark target (docs/spark.md): clean build and
     +1 file, one engine after the other (needs pip install -e '.[spark]' and Java 17)."""
@@ -443,8 +442,7 @@ def spark(rows, file_rows, extra_rows, seed, template, workdir, project_dir) -> 
 
 
 @main.command()
-@click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
-              default=PROJECT_DIR, show_default=True, help="The dbt project.")
+@options("project_dir")
 def shape(project_dir: Path) -> None:
     """The project's shape (issue 72): loading Python lines, dbt nodes on the samples, the
     longest chain of models to set_scores, refs from below the marts to a mart."""
@@ -458,12 +456,7 @@ def shape(project_dir: Path) -> None:
 @click.option("--invalid-byte", is_flag=True,
               help="Also a record with a byte that is not UTF-8 (the settle then reads the "
                    "file's bytes as DuckDB's escaped text of a blob).")
-@click.option("--seed", type=int, default=7, show_default=True)
-@click.option("--template", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=DEFAULT_TEMPLATE, show_default=True)
-@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None)
-@click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path),
-              default=PROJECT_DIR, show_default=True)
+@options("seed", "template", "workdir", "project_dir")
 def settle(rows: int, invalid_byte: bool, seed: int, template: Path, workdir: Path | None,
            project_dir: Path) -> None:
     """What staging's settle costs on one export DuckDB cannot read cleanly: the same

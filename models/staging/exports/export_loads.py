@@ -29,6 +29,7 @@ def model(dbt, session):
         dictionary=dictionary,
         max_line_bytes=int(dbt.config.get("csv_max_line_bytes")),
         max_fields=int(dbt.config.get("csv_max_fields")),
+        excerpt_chars=int(dbt.config.get("csv_excerpt_chars")),
         other_patterns=json.loads(dbt.config.get("other_files")),
         # what an agent declares of its export's shape (docs/adding-an-agent.md)
         headers={agent: {header: [columns] if isinstance(columns, str) else columns

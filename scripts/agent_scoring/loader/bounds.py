@@ -15,11 +15,10 @@ from pathlib import Path
 
 from agent_scoring.loader.inspect import copy_path
 
-EXCERPT_CHARS = 300
-
 
 def blank_wide_records(
-    path: str, original: Path, max_fields: int, columns: int, out_dir: Path
+    path: str, original: Path, max_fields: int, columns: int, out_dir: Path,
+    excerpt_chars: int = 300,
 ) -> tuple[str, list[dict]]:
     """(the file to read, the rejected records): a copy in which each record of more than
     max_fields fields is an empty placeholder, or `path` itself when there is none. Each
@@ -43,7 +42,7 @@ def blank_wide_records(
                 "error_type": "TOO MANY COLUMNS",
                 "error_message": f"the record has {len(record)} fields; records of more than "
                                  f"{max_fields} (vars.csv_max_fields) are not read",
-                "csv_line": lines[first_line - 1].decode("utf-8", "replace")[:EXCERPT_CHARS],
+                "csv_line": lines[first_line - 1].decode("utf-8", "replace")[:excerpt_chars],
             })
             ending = b"\r" if lines[last_line - 1].endswith(b"\r") else b""
             lines[first_line - 1] = b"," * (columns - 1) + ending

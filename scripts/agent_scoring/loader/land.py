@@ -128,6 +128,7 @@ class Registry:
     dictionary: dict[str, str]  # header name -> English column (seeds/export_columns.csv)
     max_line_bytes: int = 67108864
     max_fields: int = 1000
+    excerpt_chars: int = 300  # of a too-wide record's line (vars.csv_excerpt_chars)
     # files of the input directory that other readers claim (the RAG evaluation's)
     other_patterns: tuple[str, ...] | list[str] = ()
     # what each agent declares of its export's shape (vars.agents.<agent>): its own header
@@ -199,7 +200,8 @@ def read_file(path: Path, agent: str, registry: Registry, copy_dir: Path,
                 found.read_path, found.read_from = str(fixed), "normalized"
         if (counted.wide or len(found.column_names) > registry.max_fields) and not found.missing:
             found.read_path, wide = blank_wide_records(
-                found.read_path, path, registry.max_fields, len(found.column_names), copy_dir)
+                found.read_path, path, registry.max_fields, len(found.column_names), copy_dir,
+                registry.excerpt_chars)
         if not found.missing and records:
             read_by = "staging"
     return {
