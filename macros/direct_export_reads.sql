@@ -1,5 +1,5 @@
 {#-
-    The exports staging reads in place (raw.export_files.read_by = 'staging': the loader
+    The exports staging reads in place (export_loads.read_by = 'staging': the loader
     counted their records, and found their bytes plain enough): a few multi-file read_csv
     per header shape, Raw JSON parsed by the model in the same pass, so an export's bytes are
     read once by DuckDB (docs/builds.md). Its hooks check each file's read against the
@@ -28,12 +28,11 @@
 
 
 {% macro listed_export_files() -%}
-    {#- base_exports__files, for a query at compile time; none where it cannot be asked: a
+    {#- export_listing(), for a query at compile time; none where it cannot be asked: a
         parse, a unit test (no `this`), or `dbt compile` before the first build (no loader
         has listed a file yet) -#}
-    {%- set files = ref('base_exports__files') -%}
-    {%- if execute and this is not none and load_relation(files) is not none -%}
-        {{ return(files) }}
+    {%- if execute and this is not none and load_relation(ref('export_loads')) is not none -%}
+        {{ return(export_listing()) }}
     {%- endif -%}
     {{ return(none) }}
 {%- endmacro %}
@@ -94,7 +93,7 @@
 
 {% macro direct_export_groups(files) -%}
     {#- (read_spec, the files of one read as JSON [[path, agent, source_file, fingerprint,
-        record_offset], ...]) of each read of direct_read_plan() -#}
+        record_offset, record_count], ...]) of each read of direct_read_plan() -#}
     with plan as (
         {{ direct_read_plan(files) }}
     )
@@ -102,7 +101,8 @@
     select
         read_spec,
         to_json(list(
-            [read_path, agent, source_file, file_fingerprint, record_offset::varchar]
+            [read_path, agent, source_file, file_fingerprint, record_offset::varchar,
+                record_count::varchar]
             order by read_path
         ))::varchar as files
     from plan
@@ -159,7 +159,7 @@
 
 {% macro direct_export_read(spec, files, columns, rejects_tables=none) -%}
     {#- The files of one read (direct_export_groups: [path, agent, source_file, fingerprint,
-        record_offset]), which share the header shape `spec` (loader read_spec_json): one
+        record_offset, record_count]), which share the header shape `spec` (loader read_spec_json): one
         tolerant multi-file read_csv, whose ordinality less the file's record_offset is the
         record's number among those its file parsed; the records it cannot parse go to the
         rejects tables (settle_direct_reads). A read with ordinality runs on one thread, so
@@ -184,6 +184,7 @@
         'source_file': 'listed.source_file',
         'file_fingerprint': 'listed.file_fingerprint',
         'record_no': '(read_rows.ordinality - listed.record_offset)::bigint',
+        'file_records': 'listed.file_records',
         'line_no': 'null::bigint',
         'extra_columns': ('json_object(' ~ extras | join(', ') ~ ')') if extras else 'null::json',
     } -%}
@@ -224,9 +225,10 @@
         values
         {%- for file in files %}
         ({{ sql_string(file[0]) }}, {{ sql_string(file[1]) }}, {{ sql_string(file[2]) }},
-            {{ sql_string(file[3]) }}, {{ file[4] }}::bigint){{ ',' if not loop.last }}
+            {{ sql_string(file[3]) }}, {{ file[4] }}::bigint,
+            {{ file[5] }}::bigint){{ ',' if not loop.last }}
         {%- endfor %}
-    ) as listed (read_path, agent, source_file, file_fingerprint, record_offset)
+    ) as listed (read_path, agent, source_file, file_fingerprint, record_offset, file_records)
         on listed.read_path = read_rows.export_read_path
 {%- endmacro %}
 
@@ -280,7 +282,7 @@
             {%- do paths.append(sql_string(file[0])) -%}
             {#- every column kept: DuckDB checks the encoding of the columns it reads -#}
             {%- do run_query('create or replace temp table stg_exports__alone_rows as '
-                ~ direct_export_read(fromjson(file[1]), [[file[0], '', '', '', 0]],
+                ~ direct_export_read(fromjson(file[1]), [[file[0], '', '', '', 0, 0]],
                                      export_text_columns() + ['raw_json', 'extra_columns'],
                                      alone)) -%}
         {%- endfor -%}
@@ -321,7 +323,7 @@
     drop table if exists temp.main.{{ direct_rejects_tables()[0] }};
     drop table if exists temp.main.{{ direct_rejects_tables()[1] }};
     create or replace temp table stg_exports__direct_reads as
-    {{ direct_read_plan(ref('base_exports__files')) }}
+    {{ direct_read_plan(export_listing()) }}
     {%- endif %}
 {%- endmacro %}
 
@@ -340,7 +342,7 @@
         quotes, locates each reject, and says how to number the rows or why the file is
         refused. As many as DuckDB's parsed and rejected records: its rows are numbered
         among all its records, and each reject is a row of its own. Else the file is refused
-        whole, `ambiguous_records`, and its rows go with the stale ones. A build with no such file
+        whole, `ambiguous_records`: one row says so in place of its rows. A build with no such file
         counts the rows of the files it read, and does nothing else. -#}
     {%- if execute and this is not none -%}
     {%- set rejects, scans = direct_rejects_tables() -%}
@@ -409,26 +411,52 @@
         and len(settled.parsed_before) > 0;
 
     {{ insert_reject_rows(
-        'select settled.agent, settled.source_file, settled.file_fingerprint, reject.*'
+        'select settled.agent, settled.source_file, settled.file_fingerprint,'
+        ~ ' settled.csv_records as file_records, reject.*'
         ~ ' from stg_exports__read_settled as settled'
         ~ ' cross join unnest(settled.rejects) as rejected(reject)'
         ~ ' where not settled.ambiguous') }};
 
-    update {{ source('exports', 'export_files') }} as files
-    set
-        record_count = settled.csv_records,
-        parsed_records = settled.parsed_records,
-        problem_code = case when settled.ambiguous then 'ambiguous_records' end,
-        problem = settled.problem
+    {#- each row carries its file's count by quotes, which the reconciliation holds the
+        rows to (input_files.rows_read) -#}
+    update {{ this }} as rows
+    set file_records = settled.csv_records
     from stg_exports__read_settled as settled
-    where files.source_file = settled.source_file
+    where rows.file_fingerprint = settled.file_fingerprint
+        and not settled.ambiguous;
+
+    {#- an ambiguous file is refused whole: its rows give way to one row that says why
+        (no record_no; input_files and rejected_files take the file's refusal from it, and
+        its fingerprint keeps the file from being read again until it changes) -#}
+    delete from {{ this }} as rows
+    using stg_exports__read_settled as settled
+    where rows.file_fingerprint = settled.file_fingerprint
+        and settled.ambiguous;
+
+    insert into {{ this }} by name
+    select
+        agent,
+        source_file,
+        file_fingerprint,
+        csv_records as file_records,
+        true as raw_json_is_missing,
+        false as raw_json_is_valid,
+        'ambiguous_records' as reject_code,
+        problem as reject_reason
+    from stg_exports__read_settled
+    where ambiguous
     {%- endif %}
     {%- if run_query("select count(*) from stg_exports__direct_reads "
                      "where wide_rejects is not null").rows[0][0] > 0 %};
     {#- a record too wide for DuckDB was read as the empty placeholder the loader left in
         its copy (loader.bounds): its row becomes the rejected record -#}
     create or replace temp table stg_exports__wide_rejects as
-    select reads.agent, reads.source_file, reads.file_fingerprint, reject.*
+    select
+        reads.agent,
+        reads.source_file,
+        reads.file_fingerprint,
+        reads.record_count as file_records,
+        reject.*
     from stg_exports__direct_reads as reads
     cross join unnest(from_json(reads.wide_rejects,
         '[{"record_no": "BIGINT", "line_no": "BIGINT", "error_type": "VARCHAR",
@@ -447,7 +475,7 @@
 
 {% macro insert_reject_rows(rejects) -%}
     {#- Inserts into this model a rejected row for each record of the query `rejects`
-        (agent, source_file, file_fingerprint, record_no, line_no, error_type,
+        (agent, source_file, file_fingerprint, file_records, record_no, line_no, error_type,
         error_message, csv_line), staged as the model stages a row it reads -#}
     insert into {{ this }} by name
     select * from (
@@ -456,6 +484,7 @@
                 rejects.agent,
                 rejects.source_file,
                 rejects.file_fingerprint,
+                rejects.file_records,
                 rejects.record_no,
                 rejects.line_no,
                 {%- for column in export_text_columns() + ['raw_json'] %}

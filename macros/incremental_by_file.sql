@@ -1,7 +1,7 @@
 {#-
     Incremental by file, dbt's way: `delete+insert` on `source_file`. Every row carries
     `file_fingerprint`, set once in stg_exports__rows: the reading of its file
-    (raw.export_files.file_version, new each time the loader reads the file again) and
+    (export_loads.file_version, new each time the loader reads the file again) and
     rules_digest(), every rule of the project. A model takes from its parent only the rows
     of fingerprints it has not stored (new_file_versions), and its post-hook drops the rows
     of fingerprints its parent no longer has: a file deleted, changed or scored under other
@@ -66,11 +66,10 @@
 
 {% macro current_file_fingerprints(parents, parent_rows='true') -%}
     {#- (source_file, file_fingerprint) the named parent models hold now; ['landed']: the
-        readable exports the loader lists (stg_exports__rows reads the source; a file of
-        rows landed or one staging reads in place alike). -#}
+        readable exports the loader lists (export_listing(), which stg_exports__rows reads). -#}
     {%- if parents == ['landed'] %}
     select source_file, file_fingerprint
-    from {{ ref('base_exports__files') }}
+    from {{ export_listing() }} as listing
     where problem is null
     {%- endif %}
     {%- for parent in parents if parent != 'landed' %}
@@ -141,18 +140,25 @@
 {%- endmacro %}
 
 
-{% macro listed_file_fingerprint(rows) -%}
-    {#- base_exports__files.file_fingerprint: DuckDB's, which Spark reads from its copy
-        (the rules digest is DuckDB's, which Spark's need not equal) -#}
-    {{ return(adapter.dispatch('listed_file_fingerprint', 'agent_scoring')(rows)) }}
+{% macro export_listing() -%}
+    {#- The exports the loader lists (the model export_loads), each with the file_fingerprint
+        its rows carry, as a subquery: what stg_exports__files and stg_exports__rows read. -#}
+    {{ return(adapter.dispatch('export_listing', 'agent_scoring')()) }}
 {%- endmacro %}
 
-{% macro default__listed_file_fingerprint(rows) -%}
-    {{ rows }}.file_fingerprint
+{% macro default__export_listing() -%}
+    {#- Spark: export_loads' table as DuckDB built it, from its copy in the landing folder
+        (raw.export_files, declared by build_started(): docs/spark.md), with DuckDB's
+        fingerprint (Spark's rules digest need not equal it). Not a dbt source: it is that
+        model's own table, on the other engine. -#}
+    (select * from {{ api.Relation.create(schema='raw', identifier='export_files') }})
 {%- endmacro %}
 
-{% macro duckdb__listed_file_fingerprint(rows) -%}
-    {{ landed_file_fingerprint(rows) }}
+{% macro duckdb__export_listing() -%}
+    (
+        select listing.*, {{ landed_file_fingerprint('listing') }} as file_fingerprint
+        from {{ ref('export_loads') }} as listing
+    )
 {%- endmacro %}
 
 {% macro landed_file_fingerprint(rows) -%}

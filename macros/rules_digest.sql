@@ -39,6 +39,7 @@
                'speed_rubric_names', 'consistency_pass_score', 'fail_total_below',
                'ops_checklist', 'run_pairs', 'run_pair_min_shared_share',
                'max_response_time_sec', 'agents', 'rag_files', 'csv_max_line_bytes',
-               'csv_max_fields', 'rejected_locations_shown', 'single_round_queries_shown',
+               'csv_max_fields', 'csv_excerpt_chars', 'rejected_locations_shown',
+               'single_round_queries_shown',
                'cell_notes_shown', 'site_replies_per_file']) }}
 {%- endmacro %}

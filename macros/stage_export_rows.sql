@@ -9,6 +9,7 @@ cleaned as (
         agent,
         source_file,
         file_fingerprint,
+        file_records,
         record_no,
         line_no,
         {%- for column in text_columns + ['raw_json'] %}
@@ -90,6 +91,7 @@ select
     agent,
     source_file,
     file_fingerprint,
+    file_records,
     record_no,
     line_no,
     {%- for column in text_columns %}
@@ -152,8 +154,8 @@ where {{ new_file_versions() }}
 
 {% macro duckdb__export_rows() -%}
     {%- set columns = {'agent': 'varchar', 'source_file': 'varchar',
-                       'file_fingerprint': 'varchar', 'record_no': 'bigint',
-                       'line_no': 'bigint'} -%}
+                       'file_fingerprint': 'varchar', 'file_records': 'bigint',
+                       'record_no': 'bigint', 'line_no': 'bigint'} -%}
     {%- for column in export_text_columns() + ['raw_json'] -%}
         {%- do columns.update({column: 'varchar'}) -%}
     {%- endfor -%}

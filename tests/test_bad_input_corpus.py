@@ -112,13 +112,14 @@ def test_every_file_read_reconciles_rows_read_with_scored_plus_rejected(con):
     direct = all_rows(
         con,
         """
-        select f.source_file, f.csv_records,
+        select f.source_file, f.rows_read as csv_records,
                (select count(*) from item_scores i where i.source_file = f.source_file) as s,
                (select count(*) from rejected_rows r where r.source_file = f.source_file) as r
-        from stg_exports__files f where f.problem is null
+        from input_files f where f.rows_unaccounted is not null
         """,
     )
-    assert all(d["csv_records"] == d["s"] + d["r"] for d in direct), direct
+    assert len(direct) >= 20
+    assert [d for d in direct if d["csv_records"] != d["s"] + d["r"]] == []
 
 
 def test_a_rejected_row_is_never_also_scored(con):

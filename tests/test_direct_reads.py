@@ -87,12 +87,12 @@ def test_a_build_reading_exports_together_equals_one_reading_each_alone(tmp_path
     assert "materialized" not in compiled["landed"]
     # each file alone: as many reads as exports read
     with duckdb.connect(str(tmp_path / "landed.duckdb"), read_only=True) as con:
-        files = con.execute("select count(*) from raw.export_files "
+        files = con.execute("select count(*) from export_loads "
                             "where read_by = 'staging'").fetchone()[0]
     assert compiled["landed"].count("from read_csv(") == files
     # every byte read counts: room for all exports but one is not enough
     with duckdb.connect(str(tmp_path / "direct.duckdb"), read_only=True) as con:
-        in_place = con.execute("select sum(size_bytes) - 1 from raw.export_files "
+        in_place = con.execute("select sum(size_bytes) - 1 from export_loads "
                                "where read_by = 'staging' and problem is null").fetchone()[0]
     proc = run_dbt(["compile", "--full-refresh", "-s", "stg_exports__rows", "--vars",
                     f"{{{limit}, direct_read_buffer_bytes: {in_place}}}"],
@@ -101,7 +101,7 @@ def test_a_build_reading_exports_together_equals_one_reading_each_alone(tmp_path
     assert "materialized" not in staging_sql(tmp_path / "direct")
     with duckdb.connect(str(tmp_path / "direct.duckdb"), read_only=True) as con:
         con.execute(f"attach '{tmp_path / 'landed.duckdb'}' as landed (read_only)")
-        read_from = dict(con.execute("select read_from, count(*) from raw.export_files "
+        read_from = dict(con.execute("select read_from, count(*) from export_loads "
                                      "where read_by = 'staging' group by all").fetchall())
         # the loader reads no row: transcoded, normalized and xlsx copies are read in place
         assert read_from["original"] >= 20 and read_from["transcoded"] == 3, read_from
@@ -131,7 +131,8 @@ def test_a_build_reading_exports_together_equals_one_reading_each_alone(tmp_path
             "'plan_agent_long.csv') and reject_code is null").fetchone() == (
             ["plan_agent_long.csv", "plan_agent_wide.csv"], 80)
         settled = dict(con.execute(
-            "select source_file, (read_by, problem_code) from raw.export_files "
+            "select source_file, (read_by, file_reject_code) from export_loads "
+            "inner join input_files using (source_file) "
             "where source_file in ('plan_agent_lf_unterminated.csv', "
             "'plan_agent_lf_space_quote.csv', 'plan_agent_lf_mid_quote.csv', "
             "'plan_agent_blank_lines.csv', 'plan_agent_ragged_rows.csv', "

@@ -30,7 +30,7 @@ def project(tmp_path_factory):
 def counts(db) -> dict[str, int]:
     with duckdb.connect(str(db), read_only=True) as con:
         return {t: con.execute(f"select count(*) from {t}").fetchone()[0]
-                for t in [*MARTS, "raw.export_files", "stg_exports__rows"]}
+                for t in [*MARTS, "export_loads", "stg_exports__rows"]}
 
 
 def score_report(*args: str):

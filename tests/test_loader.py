@@ -1,11 +1,12 @@
 """The loader lists every export once, in plain Python and DuckDB: no dbt needed here.
 
-It writes no row of an export: it says, in raw.export_files, how staging reads each file (in
-place, or a UTF-8 copy beside the warehouse) and how many records it holds. What
-stg_exports__rows then reads is tested with dbt (test_export_reads, test_bad_input_corpus,
-test_incremental); these tests pin what the loader itself promises: a file is read once,
-a change reads it again, a deletion removes it, and a load that dies leaves the listing as
-it was.
+It writes no row of an export: it says, in its listing (the table the model export_loads
+returns), how staging reads each file (in place, or a UTF-8 copy beside the warehouse) and how
+many records it holds. What stg_exports__rows then reads is tested with dbt
+(test_direct_reads, test_bad_input_corpus, test_incremental); these tests pin what the loader
+itself promises: a file is read once, a change reads it again, a deletion removes it, and a
+load that dies leaves the listing as it was. Here `load` stores each listing as dbt does
+(the table `listing`), and the next load starts from it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from agent_scoring.loader import Registry, land, load_exports
+from agent_scoring.loader import LISTING, Registry, land, load_exports, previous_listing
 from corpus import make_corpus
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,19 +55,23 @@ def con(tmp_path):
 
 
 def load(con, inputs, reg=None) -> dict[str, str]:
-    """Load, and return each file's action."""
-    actions = load_exports(con, inputs, reg or registry(), log=lambda _: None)
+    """Load from the last listing and store the new one (as dbt stores export_loads);
+    return each file's action."""
+    actions = load_exports(con, inputs, reg or registry(), previous_listing(con, "main", "listing"),
+                           log=lambda _: None)
+    con.execute(f"create or replace table listing as select * from {LISTING}")
     return {a["source_file"]: a["action"] for a in actions}
 
 
 def file_row(con, source_file: str) -> dict:
-    cur = con.execute("select * from raw.export_files where source_file = ?", [source_file])
+    cur = con.execute("select * exclude (action) from listing where source_file = ?",
+                      [source_file])
     names = [d[0] for d in cur.description]
     return dict(zip(names, cur.fetchone(), strict=True))
 
 
 def listed(con) -> list[tuple]:
-    return con.execute("select * exclude (loaded_at) from raw.export_files "
+    return con.execute("select * exclude (loaded_at, action) from listing "
                        "order by source_file").fetchall()
 
 
@@ -74,15 +79,12 @@ def test_a_new_file_is_listed_for_staging_with_its_count_and_header(con, inputs)
     shutil.copy(SAMPLE, inputs)
     assert load(con, inputs) == {"plan_agent_sample.csv": "loaded"}
     info = file_row(con, "plan_agent_sample.csv")
-    assert info["record_count"] == info["parsed_records"] == 40
+    assert info["record_count"] == 40
     assert (info["problem"], info["read_from"], info["read_by"]) == (None, "original", "staging")
     assert info["read_path"] == str(inputs / "plan_agent_sample.csv")  # read where it lies
     spec = json.loads(info["read_spec"])
     assert spec["columns"][:2] == ["run_id", "item_id"]
     assert info["wide_rejects"] is None
-    # the loader writes no row of an export
-    assert con.execute("select count(*) from duckdb_tables() where schema_name = 'raw'"
-                       ).fetchone()[0] == 1
 
 
 def test_an_unchanged_file_is_not_read_again(con, inputs):
@@ -163,7 +165,7 @@ def test_files_duckdb_cannot_read_in_place_are_read_through_a_utf8_copy(
     assert copy.parent == tmp_path / "warehouse.copies"  # never in the input folder
     text = copy.read_bytes().decode("utf-8")
     assert "채용" in text and b"\r\n" in copy.read_bytes()
-    assert info["record_count"] == info["parsed_records"] == 4
+    assert info["record_count"] == 4
 
 
 @pytest.mark.parametrize(("name", "problem_code"), [
@@ -203,26 +205,16 @@ def test_a_load_that_dies_leaves_the_listing_as_it_was(con, inputs, monkeypatch)
     assert file_row(con, "plan_agent_sample.csv")["record_count"] == 10
 
 
-class Statements:
-    """A connection that notes the first word of every statement it runs."""
-
-    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        self.con, self.words = con, []
-
-    def execute(self, sql: str, *args):
-        self.words.append(sql.split()[0].lower())
-        return self.con.execute(sql, *args)
-
-    def __getattr__(self, name: str):
-        return getattr(self.con, name)
-
-
-def test_a_load_is_one_transaction(con, inputs):
-    for name in ("plan_agent_a.csv", "plan_agent_b.csv", "plan_agent_c.csv"):
+def test_a_load_writes_no_table_but_its_own_temporary_listing(con, inputs):
+    """No row of an export, and nothing stored: dbt stores the listing the model returns,
+    in whole, or not at all."""
+    for name in ("plan_agent_a.csv", "plan_agent_b.csv"):
         shutil.copy(SAMPLE, inputs / name)
-    counted = Statements(con)
-    assert set(load(counted, inputs).values()) == {"loaded"}
-    assert counted.words.count("commit") == 1  # a commit syncs the WAL: ~10 ms each
+    load_exports(con, inputs, registry(), None, log=lambda _: None)
+    assert con.execute("select table_name, temporary from duckdb_tables()").fetchall() == [
+        (LISTING, True)]
+    assert con.execute(f"select count(*) from {LISTING} where action = 'loaded'"
+                       ).fetchone()[0] == 2
 
 
 def write_wide_export(directory: Path) -> Path:
@@ -276,7 +268,7 @@ def test_entries_that_are_not_readable_files_are_listed_and_never_opened(
     monkeypatch.setattr(Path, "open", no_permission)
     assert set(load(con, inputs).values()) == {"refused"}
     listed = dict(con.execute("select source_file, problem_code || ': ' || problem "
-                              "from raw.export_files").fetchall())
+                              "from listing").fetchall())
     assert listed == {
         "plan_agent_dangling.csv":
             f"dangling_symlink: a symbolic link to {tmp_path / 'gone.csv'}, which does not exist",
@@ -292,7 +284,7 @@ def test_entries_that_are_not_readable_files_are_listed_and_never_opened(
     shutil.copy(SAMPLE, tmp_path / "gone.csv")
     actions = load(con, inputs)
     assert actions["plan_agent_locked.csv"] == actions["plan_agent_dangling.csv"] == "loaded"
-    assert con.execute("select count(*) from raw.export_files where read_by = 'staging'"
+    assert con.execute("select count(*) from listing where read_by = 'staging'"
                        ).fetchone()[0] == 2
 
 
@@ -305,7 +297,7 @@ def test_an_entry_named_like_a_rag_file_that_is_no_file_is_refused(con, inputs, 
     reg = registry(other_patterns=["qa_dataset*.json", "evaluation_report*.json"])
     assert load(con, inputs, reg) == {"qa_dataset_old.json": "refused",
                                       "evaluation_report_gone.json": "refused"}
-    listed = dict(con.execute("select source_file, problem_code from raw.export_files "
+    listed = dict(con.execute("select source_file, problem_code from listing "
                               "where agent = '(unclaimed)'").fetchall())
     assert listed == {"qa_dataset_old.json": "not_a_file",
                       "evaluation_report_gone.json": "dangling_symlink"}
@@ -319,7 +311,7 @@ def test_a_header_as_wide_as_csv_max_fields_blanks_every_record(con, inputs):
     width = SAMPLE.read_text(encoding="utf-8-sig").split("\n", 1)[0].count(",") + 1
     load(con, inputs, registry(max_fields=width - 1))
     info = file_row(con, "plan_agent_sample.csv")
-    assert (info["read_by"], info["record_count"], info["parsed_records"]) == ("staging", 40, 0)
+    assert (info["read_by"], info["record_count"]) == ("staging", 40)
     wide = json.loads(info["wide_rejects"])
     assert [entry["record_no"] for entry in wide] == list(range(1, 41))
     assert {entry["error_type"] for entry in wide} == {"TOO MANY COLUMNS"}
@@ -332,15 +324,15 @@ from pathlib import Path
 import duckdb
 sys.path.insert(0, {tests!r})
 from test_loader import registry
-from agent_scoring.loader import load_exports
+from agent_scoring.loader import LISTING, load_exports
 resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 con = duckdb.connect({db!r})
 load_exports(con, Path({inputs!r}), registry(), log=lambda _: None)
 print(json.dumps({{
-    "files": con.execute("select source_file, record_count, parsed_records, problem "
-                         "from raw.export_files order by all").fetchall(),
-    "wide": con.execute("select wide_rejects, read_path from raw.export_files "
-                        "where wide_rejects is not null").fetchall(),
+    "files": con.execute("select source_file, record_count, problem "
+                         f"from {{LISTING}} order by all").fetchall(),
+    "wide": con.execute("select wide_rejects, read_path from " + LISTING +
+                        " where wide_rejects is not null").fetchall(),
 }}))
 """
 
@@ -368,11 +360,11 @@ def test_an_xlsx_bomb_and_a_record_of_200k_fields_are_bounded(inputs, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout)
     assert found["files"] == [
-        ["plan_agent_bomb.xlsx", None, None,
+        ["plan_agent_bomb.xlsx", None,
          "sheet 'validation_history' spans 16384 columns × 20000 rows (a cell as far as "
          "XFD20000): more than 10,000,000 cells to read; delete the cells outside the table "
          "and save it again"],
-        ["plan_agent_wide.csv", 41, 40, None],
+        ["plan_agent_wide.csv", 41, None],
     ]
     [(wide, read_path)] = found["wide"]
     lines = SAMPLE.read_text(encoding="utf-8-sig").count("\n")  # the wide record's line - 1
@@ -394,14 +386,14 @@ def test_names_are_stored_in_nfc_and_an_nfc_nfd_pair_is_one_run_and_one_refusal(
     assert nfd != nfc
     shutil.copy(SAMPLE, inputs / nfd)  # what macOS writes
     assert load(con, inputs) == {nfc: "loaded"}
-    assert con.execute("select source_file from raw.export_files").fetchall() == [(nfc,)]
+    assert con.execute("select source_file from listing").fetchall() == [(nfc,)]
     shutil.copy(SAMPLE, inputs / nfc)  # a second copy, under the look-alike name
     actions = load(con, inputs)
     assert actions == {nfc: "loaded", nfd: "refused"}
     assert file_row(con, nfd)["problem"] == (
         f"the same name as {inputs / nfc} in another Unicode form (macOS writes names in NFD); "
         "keep one of the two")
-    assert con.execute("select count(*) from raw.export_files where read_by = 'staging'"
+    assert con.execute("select count(*) from listing where read_by = 'staging'"
                        ).fetchone()[0] == 1
 
 
@@ -410,7 +402,8 @@ def test_a_file_no_reader_claims_is_said_in_the_log(con, inputs):
     (inputs / "unknown_agent_x.csv").write_text("a,b\n1,2\n", encoding="utf-8")
     (inputs / "qa_dataset_v2.json").write_text("{}", encoding="utf-8")  # the RAG reader's
     said: list[str] = []
-    load_exports(con, inputs, registry(other_patterns=["qa_dataset*.json"]), log=said.append)
+    load_exports(con, inputs, registry(other_patterns=["qa_dataset*.json"]), None,
+                 log=said.append)
     assert [line for line in said if line.startswith("unclaimed")] == [
         f"unclaimed {inputs / 'unknown_agent_x.csv'}: no agent's file patterns (vars.agents) "
         "nor the RAG files (vars.rag_files) match its name, so nothing reads it"]
@@ -424,3 +417,14 @@ def test_a_header_the_dictionary_maps_twice_is_refused_in_one_line():
         land.export_dictionary([("ID", "item_id"), ("ID", "query_id")])
     assert str(raised.value).startswith(
         'seeds/export_columns.csv maps the header "ID" twice (item_id, query_id): keep one row')
+
+
+def test_a_listing_of_an_earlier_version_reads_every_file_again(con, inputs):
+    """export_loads of an earlier version held what each load did, not the listing: no
+    previous listing, so every file is read again (and gets a new reading)."""
+    shutil.copy(SAMPLE, inputs)
+    con.execute("create table listing as select 'plan_agent_sample.csv' as source_file, "
+                "'kept' as action")
+    assert previous_listing(con, "main", "listing") is None
+    assert load(con, inputs) == {"plan_agent_sample.csv": "loaded"}
+    assert previous_listing(con, "main", "listing") == '"main"."listing"'

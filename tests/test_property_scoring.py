@@ -27,7 +27,6 @@ REPO = Path(__file__).resolve().parents[1]
 
 # Models after the CSV reader, in an order that respects their refs.
 MODELS = [
-    "base_exports__files",
     "stg_exports__files",
     "stg_exports__rows",
     "int_exports__results",
@@ -109,7 +108,7 @@ def warehouse(tmp_path_factory):
         compiled[name] = found[0].read_text(encoding="utf-8")
     con = duckdb.connect(str(db))
     assert sorted(row[0] for row in con.execute(
-        "select source_file from raw.export_files where read_by = 'staging' "
+        "select source_file from export_loads where read_by = 'staging' "
         "and source_file like '%prop%'").fetchall()) == sorted(
         name for names in FILES.values() for name in names)
     for (view,) in con.sql("select view_name from duckdb_views() where not internal "

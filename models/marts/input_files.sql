@@ -2,8 +2,33 @@
 -- rows_read = rows_scored + rows_rejected for every file that was read (the singular test
 -- assert_every_csv_row_is_scored_or_rejected enforces it from the marts themselves).
 
-with files as (
+with listed as (
     select * from {{ ref('stg_exports__files') }}
+),
+
+settled as (
+    -- what reading a file settled: its records counted by their quotes (the loader's count,
+    -- or staging's where DuckDB's read disagreed with it), and a file refused whole because
+    -- the two cannot agree (ambiguous_records)
+    select
+        source_file,
+        max(file_records) as file_records,
+        max(reject_reason) filter (where reject_code = 'ambiguous_records') as ambiguous_reason
+    from {{ ref('stg_exports__rows') }}
+    group by source_file
+),
+
+files as (
+    select
+        {{ star_except(['csv_records', 'problem', 'reject_code', 'reject_reason'], 'listed') }},
+        coalesce(settled.file_records, listed.csv_records) as csv_records,
+        coalesce(listed.problem, settled.ambiguous_reason) as problem,
+        coalesce(listed.reject_code,
+            case when settled.ambiguous_reason is not null then 'ambiguous_records' end)
+            as reject_code,
+        coalesce(listed.reject_reason, settled.ambiguous_reason) as reject_reason
+    from listed
+    left join settled on settled.source_file = listed.source_file
 ),
 
 scored as (

@@ -1,12 +1,13 @@
 -- SCORING §0: nothing is dropped silently. For every export file that was read, its data
--- records as Python counts them (stg_exports__files.csv_records, a count independent of
--- the DuckDB path that scores them) must equal the rows in item_scores plus
--- the rows in rejected_rows. Any row returned names a file whose rows do not add up.
+-- records counted by their quotes (input_files.rows_read: the loader's count, or staging's
+-- where DuckDB's read disagreed; a count independent of the DuckDB read that scores them)
+-- must equal the rows in item_scores plus the rows in rejected_rows. Any row returned
+-- names a file whose rows do not add up.
 
 with files as (
-    select source_file, csv_records
-    from {{ ref('stg_exports__files') }}
-    where problem is null and {{ list_size("missing_columns") }} = 0
+    select source_file, rows_read as csv_records
+    from {{ ref('input_files') }}
+    where rows_unaccounted is not null
 ),
 
 scored as (

@@ -1,16 +1,18 @@
-"""Runs the loader (agent_scoring.loader) at the start of `dbt build`: every export in the
-input directory is listed in raw.export_files with how staging reads it (stg_exports__rows
-reads each in place, or a UTF-8 copy of it). One row per file: what this load did with it."""
+"""Runs the loader (agent_scoring.loader) at the start of `dbt build` and returns its listing:
+every export in the input directory, one row per file, with how stg_exports__rows reads it
+(in place, or a UTF-8 copy of it) and what this load did with it (action)."""
 
 import json
 from pathlib import Path
 
 from agent_scoring.loader import (
+    LISTING,
     DictionaryError,
     InputDirError,
     Registry,
     export_dictionary,
     load_exports,
+    previous_listing,
 )
 
 
@@ -18,10 +20,12 @@ def model(dbt, session):
     dbt.config(materialized="table")
     agents = json.loads(dbt.config.get("agents"))
     input_dir = Path(dbt.config.get("input_dir"))
+    # the last build's listing: a file unchanged since is not read again
+    previous = previous_listing(session, dbt.this.schema, dbt.this.identifier)
     try:
         dictionary = export_dictionary(dbt.ref("export_columns").fetchall())
     except DictionaryError as exc:
-        return failed(session, "seeds/export_columns.csv", str(exc))
+        return failed(session, previous, "seeds/export_columns.csv", str(exc))
     registry = Registry(
         # an agent that lists no files has <agent>_*.csv (macro agent_file_patterns)
         patterns={agent: spec.get("files", [f"{agent}_*.csv"]) for agent, spec in agents.items()},
@@ -40,26 +44,20 @@ def model(dbt, session):
                          if spec.get("settings_sheet")},
     )
     try:
-        # a connection of its own: the loader commits its listing in one transaction
-        actions = load_exports(session.cursor(), input_dir, registry,
-                               samples_dir=Path(dbt.config.get("samples_dir")))
+        load_exports(session, input_dir, registry, previous,
+                     samples_dir=Path(dbt.config.get("samples_dir")))
     except InputDirError as exc:
-        return failed(session, str(input_dir), str(exc))
-    return done(session, [[a["source_file"], a["action"], a["records"], a["seconds"], None]
-                          for a in actions])
+        return failed(session, previous, str(input_dir), str(exc))
+    return session.table(LISTING)
 
 
-def failed(session, where: str, problem: str):
-    """One failed row: the post-hook fails the build in one line (an exception here prints
-    a traceback)."""
-    return done(session, [[where, "failed", None, 0.0, problem]])
-
-
-def done(session, rows: list[list]):
+def failed(session, previous, where: str, problem: str):
+    """The last listing and one failed row: the post-hook fails the build in one line (an
+    exception here prints a traceback), and the next load starts from that listing."""
     session.execute(
-        "create or replace temp table export_loads_done (source_file varchar, "
-        "action varchar, records bigint, seconds double, problem varchar)"
-    )
-    if rows:
-        session.executemany("insert into export_loads_done values (?, ?, ?, ?, ?)", rows)
-    return session.table("export_loads_done")
+        "create or replace temp table export_loads_failed as select ? as source_file, "
+        "? as source_path, 'failed' as action, ? as problem", [where, where, problem])
+    if previous is None:
+        return session.table("export_loads_failed")
+    return session.sql(f"select * from {previous} union all by name "
+                       "select * from export_loads_failed")

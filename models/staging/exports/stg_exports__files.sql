@@ -6,7 +6,7 @@
 -- fails the agent's build), or a header without data rows.
 
 with source as (
-    select * from {{ ref('base_exports__files') }}
+    select * from {{ export_listing() }} as listing
 ),
 
 renamed as (
@@ -26,7 +26,6 @@ renamed as (
         missing_columns,
         unknown_columns,
         record_count as csv_records,
-        parsed_records,
         problem_code,
         problem,
         sheet_name,

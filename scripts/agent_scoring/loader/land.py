@@ -1,6 +1,7 @@
-"""List every export in the input directory in `raw.export_files`, with how staging reads
-it; stg_exports__rows reads each in place, tolerantly, and parses its Raw JSON in the same
-pass (macros/direct_export_reads.sql). Nothing here writes a row of an export.
+"""List every export in the input directory, with how staging reads it: the table the model
+export_loads returns; stg_exports__rows reads each export in place, tolerantly, and parses
+its Raw JSON in the same pass (macros/direct_export_reads.sql). Nothing here writes a row of
+an export, nor any table but its own temporary one: dbt swaps the listing in whole.
 
 An unchanged file (same path, size, modification time and read rules) is not opened; a
 touched file whose content hash did not change is not read again.
@@ -48,8 +49,10 @@ from agent_scoring.record_count import FileScanner, Scan, content_hash, scan_fil
 
 # Bump when the way files are read changes: every file is read again.
 LOADER_VERSION = "3"
-FILES_TABLE = """
-create table if not exists raw.export_files (
+# the new listing, a temporary table of the loader's connection (export_loads returns it)
+LISTING = "export_listing"
+LISTING_TABLE = f"""
+create or replace temp table {LISTING} (
     agent varchar not null,
     source_path varchar not null,
     source_file varchar not null primary key,
@@ -66,7 +69,6 @@ create table if not exists raw.export_files (
     missing_columns varchar[] not null,
     unknown_columns varchar[] not null,
     record_count bigint,
-    parsed_records bigint,
     problem_code varchar,
     problem varchar,
     cell_notes struct(cell varchar, header_name varchar, kind varchar)[] not null,
@@ -75,11 +77,12 @@ create table if not exists raw.export_files (
     read_by varchar,
     read_spec varchar,
     read_path varchar,
-    wide_rejects varchar
+    wide_rejects varchar,
+    action varchar not null
 )
 """
 # the column names, in order, from the table definition above (one list to keep in step)
-FILE_COLUMNS = [line.split()[0] for line in FILES_TABLE.strip().splitlines()[1:-1]]
+FILE_COLUMNS = [line.split()[0] for line in LISTING_TABLE.strip().splitlines()[1:-1]]
 
 
 class InputDirError(Exception):
@@ -159,29 +162,30 @@ def read_spec_json(found: Inspection) -> str:
                       ensure_ascii=False, sort_keys=True)
 
 
-def create_tables(con: duckdb.DuckDBPyConnection) -> None:
-    """The file table (a warehouse of an earlier version: its missing columns added, and
-    its landed rows dropped: every export is read in place now)."""
-    con.execute("create schema if not exists raw")
-    con.execute(FILES_TABLE)
-    con.execute("drop table if exists raw.export_rows")
-    for column in ("file_version", "read_by", "read_spec", "read_path", "wide_rejects"):
-        con.execute(f"alter table raw.export_files add column if not exists {column} varchar")
-    con.execute("alter table raw.export_files add column if not exists run_settings "
-                "struct(setting varchar, value varchar)[]")
+def previous_listing(con: duckdb.DuckDBPyConnection, schema: str, table: str) -> str | None:
+    """The last load's listing (`schema`.`table` of the current database), or None when
+    there is none: a first build, or a warehouse of an earlier version (whose files are all
+    read again)."""
+    found = {row[0] for row in con.execute(
+        "select column_name from duckdb_columns() where database_name = current_database() "
+        "and schema_name = ? and table_name = ?", [schema, table]).fetchall()}
+    return f'"{schema}"."{table}"' if set(FILE_COLUMNS) <= found else None
 
 
-def stored_files(con: duckdb.DuckDBPyConnection) -> dict[str, tuple]:
+def stored_files(con: duckdb.DuckDBPyConnection, previous: str | None) -> dict[str, tuple]:
     """source_path -> (size, modified_ns, content_hash, read_key, problem_code, source_file,
     read_path) of the last load."""
+    if previous is None:
+        return {}
     found = con.execute("select source_path, size_bytes, modified_ns, content_hash, read_key, "
-                        "problem_code, source_file, read_path from raw.export_files").fetchall()
+                        f"problem_code, source_file, read_path from {previous} "
+                        "where action <> 'failed'").fetchall()
     return {row[0]: row[1:] for row in found}
 
 
 def read_file(path: Path, agent: str, registry: Registry, copy_dir: Path,
               scan: Future[Scan]) -> dict:
-    """How staging reads one file, as columns of its raw.export_files row: the file itself
+    """How staging reads one file, as columns of its listing row: the file itself
     or a UTF-8 copy of it (transcoded, xlsx, line ends made alike, records too wide
     blanked), its header, its record count; or why it cannot be read."""
     found = inspect_file(path, registry.columns(agent), copy_dir,
@@ -210,7 +214,6 @@ def read_file(path: Path, agent: str, registry: Registry, copy_dir: Path,
         "header_names": found.header, "column_names": found.column_names,
         "missing_columns": found.missing, "unknown_columns": found.unknown,
         "record_count": records,
-        "parsed_records": None if records is None else records - len(wide),
         "problem_code": found.problem_code, "problem": found.problem,
         "cell_notes": found.cell_notes,
         "run_settings": None if found.settings is None else [
@@ -222,7 +225,7 @@ def read_file(path: Path, agent: str, registry: Registry, copy_dir: Path,
 
 
 def file_row(path: Path, source_file: str, agent: str, read_key: str, **columns) -> dict:
-    """A raw.export_files row: what every file has, and `columns`."""
+    """A listing row: what every file has, and `columns`."""
     info = path.lstat()
     return dict.fromkeys(FILE_COLUMNS) | {
         "agent": agent, "source_path": str(path), "source_file": source_file,
@@ -236,9 +239,9 @@ def file_row(path: Path, source_file: str, agent: str, read_key: str, **columns)
 
 
 def insert_file_rows(con: duckdb.DuckDBPyConnection, rows: list[dict]) -> None:
-    """Files' rows of raw.export_files, in one statement."""
+    """Files' rows of the listing, in one statement."""
     values = f"({', '.join('?' for _ in FILE_COLUMNS)})"
-    con.execute(f"insert into raw.export_files ({', '.join(FILE_COLUMNS)}) "
+    con.execute(f"insert into {LISTING} ({', '.join(FILE_COLUMNS)}) "
                 f"values {', '.join([values] * len(rows))}",
                 [row[column] for row in rows for column in FILE_COLUMNS])
 
@@ -323,18 +326,19 @@ def load_exports(
     con: duckdb.DuckDBPyConnection,
     input_dir: Path,
     registry: Registry,
+    previous: str | None = None,
     log: Callable[[str], None] = print,
     samples_dir: Path | None = None,
 ) -> list[dict]:
-    """List every export of `input_dir` (or of `samples_dir` while it holds none) in
-    raw.export_files, with how staging reads it; one entry per file found or gone:
-    source_file, action (kept, rehashed, loaded, refused, removed), records, seconds. One
-    transaction: a load killed at any point leaves the listing as it was."""
+    """List every export of `input_dir` (or of `samples_dir` while it holds none) in the
+    temporary table LISTING, with how staging reads it and what this load did with it
+    (action: kept, rehashed, loaded, refused), from the `previous` listing; one entry per
+    file found or gone: source_file, action (those, or removed), records, seconds. It writes
+    no other table: a load killed at any point leaves the stored listing as it was."""
     input_dir = choose_input_dir(input_dir, samples_dir, registry, log)
-    create_tables(con)
     copy_dir = copies_dir(con)
     found = files_by_agent(input_dir, registry.patterns)
-    stored = stored_files(con)
+    stored = stored_files(con, previous)
     # every other entry of the folder is listed too, refused as unclaimed
     for path in unclaimed(input_dir, claimed_entries(input_dir, registry)):
         found[path] = UNCLAIMED
@@ -363,7 +367,7 @@ def load_exports(
         problem = (UNCLAIMED_PROBLEM if agent == UNCLAIMED and path not in odd_documents
                    else None) or twins.get(path) or odd_entry(path)
         if problem is not None:  # looked at again every load: a fix leaves mtime alone
-            rows.append(file_row(path, names[path], agent, read_key,
+            rows.append(file_row(path, names[path], agent, read_key, action="refused",
                                  problem_code=problem[0], problem=problem[1]))
             done(names[path], "refused")
             log(f"{'unclaimed' if agent == UNCLAIMED else 'refused'} {path}: {problem[1]}")
@@ -395,30 +399,28 @@ def load_exports(
                 continue
             row = file_row(path, names[path], agent, read_key,
                            **read_file(path, agent, registry, copy_dir, scan))
+            row["action"] = "refused" if row["problem"] else "loaded"
             rows.append(row)
             if str(path) in stored:
                 replaced.append(str(path))
             seconds = time.perf_counter() - started
-            action = "refused" if row["problem"] else "loaded"
-            done(names[path], action, row["record_count"], seconds)
+            done(names[path], row["action"], row["record_count"], seconds)
             said = row["problem"] or f"{row['record_count']} records"
-            log(f"{action} {path}: {said} ({seconds:.1f} s)")
-    con.execute("begin")
-    try:
-        con.execute("delete from raw.export_files where list_contains(?, source_path)",
-                    [replaced])
-        for entry in touched:
-            con.execute("update raw.export_files set size_bytes = ?, modified_ns = ? "
-                        "where source_path = ?", list(entry))
-        if rows:
-            insert_file_rows(con, rows)
-    except BaseException:
-        con.execute("rollback")
-        raise
-    con.execute("commit")
+            log(f"{row['action']} {path}: {said} ({seconds:.1f} s)")
+    con.execute(LISTING_TABLE)
+    if previous is not None:
+        kept = ", ".join(column for column in FILE_COLUMNS if column != "action")
+        con.execute(f"insert into {LISTING} ({kept}, action) select {kept}, 'kept' "
+                    f"from {previous} where action <> 'failed' "
+                    "and not list_contains(?, source_path)", [replaced])
+    for entry in touched:
+        con.execute(f"update {LISTING} set size_bytes = ?, modified_ns = ?, "
+                    "action = 'rehashed' where source_path = ?", list(entry))
+    if rows:
+        insert_file_rows(con, rows)
     forget_copies(con, copy_dir)
     for agent in sorted(registry.patterns):
-        readable = con.execute("select count(*) from raw.export_files where agent = ? "
+        readable = con.execute(f"select count(*) from {LISTING} where agent = ? "
                                "and problem is null", [agent]).fetchall()[0][0]
         if not readable:
             log(f"note: no readable {agent} file ({', '.join(registry.patterns[agent])}) in "
@@ -431,7 +433,7 @@ def forget_copies(con: duckdb.DuckDBPyConnection, copy_dir: Path) -> None:
     if not copy_dir.is_dir():
         return
     wanted = {row[0] for row in con.execute(
-        "select read_path from raw.export_files where read_path is not null").fetchall()}
+        f"select read_path from {LISTING} where read_path is not null").fetchall()}
     for path in copy_dir.iterdir():
         if str(path) not in wanted:
             path.unlink()
