@@ -53,6 +53,10 @@ def test_1_clean_build_scores_both_files(project):
     assert counts(work) == {"plan_agent_a.csv": 40, "resume_agent_b.csv": 24}
     assert query(work, "select count(*) from stg_exports__rows "
                        "where reject_code = 'duplicate_item_id'") == [(0,)]
+    # the listing is export_loads' own table: no model writes a table of `raw` (the build
+    # log, raw.builds, is the hooks')
+    assert query(work, "select table_name from duckdb_tables() where schema_name = 'raw'"
+                 ) == [("builds",)]
 
 
 def test_2_a_new_file_is_added_without_rereading_the_past(project):
@@ -110,3 +114,31 @@ def test_5_full_refresh_gives_the_same_figures(project):
     build(env, "--full-refresh")
     assert rounded(query(work, "select * from set_scores order by all")) == before
     assert counts(work) == {"plan_agent_a.csv": 40, "resume_agent_b.csv": 5}
+
+
+def test_6_a_file_refused_as_ambiguous_is_one_row_and_is_not_read_again(project):
+    """A quote that never closes mid-file: the settle refuses the file whole; one
+    ambiguous_records row stands in for its rows in staging (no record of it is scored or
+    listed in rejected_rows), and its fingerprint there keeps the next build from reading
+    it again."""
+    from corpus import make_corpus
+
+    work, inputs, env = project
+    name = "plan_agent_unterminated_quote.csv"
+    shutil.copy(make_corpus.FILES / "main" / name, inputs / name)
+    build(env)
+    assert query(work, "select reject_code from rejected_files "
+                       f"where source_file = '{name}'") == [("ambiguous_records",)]
+    [(record_no, line_no, code, records)] = query(
+        work, "select record_no, line_no, reject_code, file_records "
+              f"from stg_exports__rows where source_file = '{name}'")
+    assert (record_no, line_no, code) == (None, None, "ambiguous_records") and records > 0
+    for mart in ("item_scores", "rejected_rows"):
+        assert query(work, f"select count(*) from {mart} "
+                           f"where source_file = '{name}'") == [(0,)], mart
+    build(env)
+    [compiled] = (work / "target" / "run").rglob("stg_exports__rows.sql")
+    assert name not in compiled.read_text(encoding="utf-8")
+    assert query(work, "select reject_code from rejected_files "
+                       f"where source_file = '{name}'") == [("ambiguous_records",)]
+    (inputs / name).unlink()
