@@ -155,16 +155,15 @@
 {%- endmacro %}
 
 {% macro duckdb__export_listing() -%}
+    {#- a file's rows' file_fingerprint: its reading by the loader and every rule
+        (rules_digest()) -#}
     (
-        select listing.*, {{ landed_file_fingerprint('listing') }} as file_fingerprint
+        select
+            listing.*,
+            coalesce(listing.file_version, listing.source_file) || '|'
+                || {{ sql_string(rules_digest()) }} as file_fingerprint
         from {{ ref('export_loads') }} as listing
     )
-{%- endmacro %}
-
-{% macro landed_file_fingerprint(rows) -%}
-    {#- A file's rows' file_fingerprint: its reading by the loader and every rule
-        (rules_digest()). -#}
-    coalesce({{ rows }}.file_version, {{ rows }}.source_file) || '|' || {{ sql_string(rules_digest()) }}
 {%- endmacro %}
 
 

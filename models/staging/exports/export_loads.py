@@ -25,7 +25,7 @@ def model(dbt, session):
     try:
         dictionary = export_dictionary(dbt.ref("export_columns").fetchall())
     except DictionaryError as exc:
-        return failed(session, previous, "seeds/export_columns.csv", str(exc))
+        return failed(session, "seeds/export_columns.csv", str(exc))
     registry = Registry(
         # an agent that lists no files has <agent>_*.csv (macro agent_file_patterns)
         patterns={agent: spec.get("files", [f"{agent}_*.csv"]) for agent, spec in agents.items()},
@@ -47,17 +47,14 @@ def model(dbt, session):
         load_exports(session, input_dir, registry, previous,
                      samples_dir=Path(dbt.config.get("samples_dir")))
     except InputDirError as exc:
-        return failed(session, previous, str(input_dir), str(exc))
+        return failed(session, str(input_dir), str(exc))
     return session.table(LISTING)
 
 
-def failed(session, previous, where: str, problem: str):
-    """The last listing and one failed row: the post-hook fails the build in one line (an
-    exception here prints a traceback), and the next load starts from that listing."""
+def failed(session, where: str, problem: str):
+    """One failed row: the post-hook fails the build in one line (an exception here prints
+    a traceback), and dbt keeps the last listing (the hook fails the model's transaction)."""
     session.execute(
         "create or replace temp table export_loads_failed as select ? as source_file, "
         "? as source_path, 'failed' as action, ? as problem", [where, where, problem])
-    if previous is None:
-        return session.table("export_loads_failed")
-    return session.sql(f"select * from {previous} union all by name "
-                       "select * from export_loads_failed")
+    return session.table("export_loads_failed")
