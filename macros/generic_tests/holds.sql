@@ -6,8 +6,8 @@
         with a null among them are not compared, as in dbt's `unique`); its failing row also
         names one repeated value. Tables with a contract state their row rules as
         constraints instead, checked as rows are inserted (a view's contract has none). A
-        model's key (its grain) is tested by unique_combination_of_columns, or unique and
-        not_null on one column: the tests dbt-project-evaluator knows as primary-key tests;
+        model's key (its grain) is a primary_key constraint, or is tested by
+        unique_combination_of_columns, or unique and not_null on one column;
         `unique` here is for the seeds.
     -#}
     {%- for expression in expressions %}

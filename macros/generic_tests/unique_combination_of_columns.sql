@@ -4,9 +4,10 @@
         counts as a value, so two rows alike but for being null in the same key column fail.
         It mirrors dbt_utils' test of the same name and argument (which the
         dbt-project-evaluator recognises as a primary-key test), because `dbt deps` cannot
-        reach the package hub here. It scans even where a contract's unique constraint
-        already holds the key: only small tables have one, and asking the catalog first
-        cost every build more than the scans it saved. -#}
+        reach the package hub here. A table with a row per run, file or figure holds its key
+        as a `primary_key` constraint instead; this test is for views and for tables whose
+        rows grow with the records, where DuckDB's index would cost more than the scan
+        (docs/builds.md). -#}
     select {{ combination_of_columns | join(', ') }}, count(*) as occurrences
     from {{ model }}
     group by {{ combination_of_columns | join(', ') }}

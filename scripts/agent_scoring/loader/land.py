@@ -178,8 +178,7 @@ def stored_files(con: duckdb.DuckDBPyConnection, previous: str | None) -> dict[s
     if previous is None:
         return {}
     found = con.execute("select source_path, size_bytes, modified_ns, content_hash, read_key, "
-                        f"problem_code, source_file, read_path from {previous} "
-                        "where action <> 'failed'").fetchall()
+                        f"problem_code, source_file, read_path from {previous}").fetchall()
     return {row[0]: row[1:] for row in found}
 
 
@@ -411,8 +410,7 @@ def load_exports(
     if previous is not None:
         kept = ", ".join(column for column in FILE_COLUMNS if column != "action")
         con.execute(f"insert into {LISTING} ({kept}, action) select {kept}, 'kept' "
-                    f"from {previous} where action <> 'failed' "
-                    "and not list_contains(?, source_path)", [replaced])
+                    f"from {previous} where not list_contains(?, source_path)", [replaced])
     for entry in touched:
         con.execute(f"update {LISTING} set size_bytes = ?, modified_ns = ?, "
                     "action = 'rehashed' where source_path = ?", list(entry))
