@@ -1,6 +1,7 @@
 """Every model has a primary key: a `primary_key` constraint that DuckDB enforces at insert,
-or key tests (a second unique key may have its own), never both. It is dbt-project-evaluator's primary-key rule with constraints
-counted (that rule counts tests only and is turned off in dbt_project.yml; docs/builds.md)."""
+or key tests (a second unique key may have its own), never both. It is
+dbt-project-evaluator's primary-key rule with constraints counted (that rule counts tests
+only and is turned off in dbt_project.yml; docs/builds.md)."""
 
 from __future__ import annotations
 
