@@ -10,6 +10,7 @@ import shutil
 
 import duckdb
 import pytest
+from support.warehouse import dbt_env, run_dbt
 
 
 def manifest_of(warehouse) -> dict:
@@ -91,3 +92,31 @@ def test_a_repeated_key_is_refused_as_it_is_inserted(agent_warehouse, tmp_path, 
         assert con.execute(f"select count(*) from {table}").fetchone()[0] > 0
         with pytest.raises(duckdb.ConstraintException, match="(?i)primary key|duplicate key"):
             con.execute(f"insert into {table} select * from {table} limit 1")
+
+
+@pytest.mark.parametrize("repeated", [False, True])
+def test_a_table_made_before_its_key_was_declared_gets_it_on_its_next_build(
+        agent_warehouse, tmp_path, repeated):
+    """An incremental table keeps the constraints it was made with: one an earlier version
+    made without its key gets it from the pre-hook keep_primary_key, or fails on a repeat."""
+    copy = tmp_path / "copy.duckdb"
+    shutil.copy(agent_warehouse.db, copy)
+    with duckdb.connect(str(copy)) as con:
+        con.execute("create table earlier as select * from platform_summary")
+        if repeated:
+            con.execute("insert into earlier select * from earlier limit 1")
+        con.execute("drop table platform_summary")
+        con.execute("alter table earlier rename to platform_summary")
+    proc = run_dbt(["run", "--select", "platform_summary"],
+                   dbt_env(agent_warehouse.input_dir, copy, tmp_path))
+    if repeated:
+        assert proc.returncode != 0
+        assert "Runtime Error in model platform_summary" in proc.stdout
+        assert "Constraint Error: Data contains duplicates" in proc.stdout
+        return
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    with duckdb.connect(str(copy), read_only=True) as con:
+        assert con.execute(
+            "select constraint_column_names from duckdb_constraints() where table_name = "
+            "'platform_summary' and constraint_type = 'PRIMARY KEY'").fetchall() == [
+            (["agent", "source_file"],)]
